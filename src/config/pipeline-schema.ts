@@ -1,0 +1,91 @@
+import { z } from 'zod';
+
+/**
+ * The pipeline file: everything a scheduled run needs to know, except credentials, which come
+ * from the environment (the file names the variables, never the values).
+ * Unknown keys are errors: a typo must not silently fall back to a default.
+ */
+const languageCode = z
+  .string()
+  .regex(/^[a-z]{2,3}(?:-[a-z0-9]{2,8})*$/i, 'a language segment such as "pl" or "es"');
+
+const envName = z.string().regex(/^[A-Z_][A-Z0-9_]*$/i, 'an environment variable name');
+
+export const httpSchema = z
+  .object({
+    /** Requests in flight at once, per language. @default 6 */
+    concurrency: z.number().int().min(1).max(64).default(6),
+    /** Requests per second, per language; 0 means unlimited. @default 20 */
+    requestsPerSecond: z.number().min(0).max(10_000).default(20),
+    /** Per-request timeout in milliseconds. @default 30000 */
+    timeoutMs: z.number().int().min(100).max(600_000).default(30_000),
+    /** Retries after the first try on network errors, 5xx, 408 and 429. @default 5 */
+    retries: z.number().int().min(0).max(20).default(5),
+  })
+  .strict();
+
+export const pipelineSchema = z
+  .object({
+    /** Base URL of the site: the part before `/{lang}/cms-json/`. */
+    site: z.url({ protocol: /^https?$/ }).optional(),
+    /** Language segments to mirror. */
+    languages: z.array(languageCode).min(1).optional(),
+    /** The SQLite cache file. @default "cache/cms-mirror.sqlite" */
+    cache: z.string().min(1).optional(),
+    /** Where `output/{lang}/` sites are built. @default "output" */
+    output: z.string().min(1).optional(),
+    /** An Eleventy theme directory to use instead of the built-in one. */
+    templates: z.string().min(1).optional(),
+    /** Backup mode: also mirror revisions, autosaves and every media binary. @default false */
+    backup: z.boolean().default(false),
+    auth: z
+      .object({
+        /** Environment variable holding the user name. @default "CMS_USER" */
+        userEnv: envName.default('CMS_USER'),
+        /** Environment variable holding the application password. @default "CMS_APP_PASSWORD" */
+        passwordEnv: envName.default('CMS_APP_PASSWORD'),
+      })
+      .strict()
+      .default({ userEnv: 'CMS_USER', passwordEnv: 'CMS_APP_PASSWORD' }),
+    http: httpSchema.default({
+      concurrency: 6,
+      requestsPerSecond: 20,
+      timeoutMs: 30_000,
+      retries: 5,
+    }),
+    media: z
+      .object({
+        /** Origins besides the site's own that media may be downloaded from. @default [] */
+        allowedOrigins: z.array(z.url({ protocol: /^https?$/ })).default([]),
+        /** Largest media file accepted, in bytes. @default 268435456 */
+        maxBytes: z
+          .number()
+          .int()
+          .min(1)
+          .default(256 * 1024 * 1024),
+      })
+      .strict()
+      .default({ allowedOrigins: [], maxBytes: 256 * 1024 * 1024 }),
+    build: z
+      .object({
+        /** Absolute URL the static site will be served from; feeds and sitemaps use it. */
+        publicUrl: z.url({ protocol: /^https?$/ }).optional(),
+        /** Posts per listing page. @default 10 */
+        postsPerPage: z.number().int().min(1).max(1000).default(10),
+      })
+      .strict()
+      .default({ postsPerPage: 10 }),
+    push: z
+      .object({
+        /** Where `checkout` writes one file per item. @default "content" */
+        dir: z.string().min(1).default('content'),
+        /** Batch validation mode. @default "require-all-validate" */
+        validation: z.enum(['require-all-validate', 'normal']).default('require-all-validate'),
+      })
+      .strict()
+      .default({ dir: 'content', validation: 'require-all-validate' }),
+  })
+  .strict();
+
+export type PipelineFile = z.infer<typeof pipelineSchema>;
+export type HttpSettings = z.infer<typeof httpSchema>;

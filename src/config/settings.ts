@@ -1,0 +1,134 @@
+import path from 'node:path';
+import { ConfigError } from '../errors.js';
+import { configErrorFromIssues, loadPipelineFile, resolveFromFile } from './load-pipeline.js';
+import { pipelineSchema, type HttpSettings, type PipelineFile } from './pipeline-schema.js';
+
+/** Application-password credentials. Held in memory only; never logged, stored or printed. */
+export interface Credentials {
+  user: string;
+  password: string;
+}
+
+/** What a command runs with: the pipeline file, overridden by flags, plus credentials from the environment. */
+export interface Settings {
+  pipelineFile: string | undefined;
+  /** Base URL without a trailing slash, or undefined when neither file nor flag gave one. */
+  site: string | undefined;
+  languages: string[];
+  cache: string;
+  output: string;
+  templates: string | undefined;
+  backup: boolean;
+  http: HttpSettings;
+  media: PipelineFile['media'];
+  build: PipelineFile['build'];
+  push: PipelineFile['push'];
+  credentials: Credentials | undefined;
+  /** Names of the variables credentials come from, for messages (never the values). */
+  credentialNames: { user: string; password: string };
+}
+
+/** Flags shared by the commands; each overrides the pipeline file's setting of the same meaning. */
+export interface CommonFlags {
+  pipeline?: string;
+  site?: string;
+  lang?: string;
+  cache?: string;
+  out?: string;
+  templates?: string;
+  backup?: boolean;
+}
+
+export const DEFAULT_CACHE = 'cache/cms-mirror.sqlite';
+export const DEFAULT_OUTPUT = 'output';
+
+export function resolveSettings(
+  flags: CommonFlags,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd: string = process.cwd(),
+): Settings {
+  const file = flags.pipeline;
+  const fromFile = file ? loadPipelineFile(path.resolve(cwd, file)) : pipelineSchema.parse({});
+  const overrides = parseFlagOverrides(flags);
+  const fromFilePath = (value: string | undefined) =>
+    value === undefined ? undefined : resolveFromFile(file, value, cwd);
+  const fromFlagPath = (value: string | undefined) =>
+    value === undefined ? undefined : path.resolve(cwd, value);
+
+  const site = overrides.site ?? fromFile.site;
+  const userName = fromFile.auth.userEnv;
+  const passwordName = fromFile.auth.passwordEnv;
+  return {
+    pipelineFile: file ? path.resolve(cwd, file) : undefined,
+    site: site === undefined ? undefined : site.replace(/\/+$/, ''),
+    languages: overrides.languages ?? fromFile.languages ?? [],
+    cache: fromFlagPath(flags.cache) ?? fromFilePath(fromFile.cache) ?? path.resolve(cwd, DEFAULT_CACHE),
+    output: fromFlagPath(flags.out) ?? fromFilePath(fromFile.output) ?? path.resolve(cwd, DEFAULT_OUTPUT),
+    templates: fromFlagPath(flags.templates) ?? fromFilePath(fromFile.templates),
+    backup: flags.backup ?? fromFile.backup,
+    http: fromFile.http,
+    media: fromFile.media,
+    build: fromFile.build,
+    push: {
+      ...fromFile.push,
+      dir: resolveFromFile(file, fromFile.push.dir, cwd),
+    },
+    credentials: credentialsFromEnv(env, userName, passwordName),
+    credentialNames: { user: userName, password: passwordName },
+  };
+}
+
+/** Flags go through the same schema as the file, so `--site ftp://x` fails like `site: ftp://x`. */
+function parseFlagOverrides(flags: CommonFlags): { site?: string; languages?: string[] } {
+  const candidate: Record<string, unknown> = {};
+  if (flags.site !== undefined) candidate.site = flags.site;
+  if (flags.lang !== undefined) {
+    candidate.languages = flags.lang
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean);
+  }
+  const result = pipelineSchema.pick({ site: true, languages: true }).safeParse(candidate);
+  if (!result.success) {
+    const error = configErrorFromIssues('command line', result.error.issues);
+    const flag = error.field === 'languages' ? '--lang' : `--${error.field ?? 'site'}`;
+    throw new ConfigError(error.message.replace(/field "(languages|site)[^"]*"/g, `flag ${flag}`), {
+      field: flag,
+    });
+  }
+  return {
+    ...(result.data.site !== undefined ? { site: result.data.site } : {}),
+    ...(result.data.languages !== undefined ? { languages: result.data.languages } : {}),
+  };
+}
+
+export function credentialsFromEnv(
+  env: NodeJS.ProcessEnv,
+  userName = 'CMS_USER',
+  passwordName = 'CMS_APP_PASSWORD',
+): Credentials | undefined {
+  const user = env[userName];
+  const password = env[passwordName];
+  if (!user && !password) return undefined;
+  if (!user || !password) {
+    const missing = user ? passwordName : userName;
+    const present = user ? userName : passwordName;
+    throw new ConfigError(`${present} is set but ${missing} is not: set both, or neither for anonymous access`, {
+      field: missing,
+    });
+  }
+  return { user, password };
+}
+
+/** The checks every command that talks to a site shares. */
+export function requireSite(settings: Settings): { site: string; languages: string[] } {
+  if (!settings.site) {
+    throw new ConfigError('no site: give --site URL or "site:" in the pipeline file', { field: 'site' });
+  }
+  if (settings.languages.length === 0) {
+    throw new ConfigError('no languages: give --lang pl,es or "languages:" in the pipeline file', {
+      field: 'languages',
+    });
+  }
+  return { site: settings.site, languages: settings.languages };
+}

@@ -1,0 +1,183 @@
+/**
+ * Every error cms-mirror raises on purpose. Callers and tests match on `code`, never on
+ * message text. `exitCode` is what the CLI exits with when the error reaches the top:
+ * 1 failure, 2 usage or configuration error, 3 finished with conflicts or partial failures.
+ */
+export type ExitCode = 1 | 2 | 3;
+
+export interface CmsMirrorErrorOptions {
+  cause?: unknown;
+  exitCode?: ExitCode;
+}
+
+export class CmsMirrorError extends Error {
+  readonly code: string;
+  readonly exitCode: ExitCode;
+  /** A user error prints one line; anything else is a bug and prints its stack. */
+  readonly isUserError: boolean = true;
+
+  constructor(code: string, message: string, options: CmsMirrorErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.exitCode = options.exitCode ?? 1;
+  }
+}
+
+/** Bad flags or arguments on the command line. */
+export class UsageError extends CmsMirrorError {
+  constructor(message: string, options: CmsMirrorErrorOptions = {}) {
+    super('E_USAGE', message, { exitCode: 2, ...options });
+  }
+}
+
+/** A pipeline file (or flag) that does not fit the schema: names the file and the field. */
+export class ConfigError extends CmsMirrorError {
+  readonly file: string | undefined;
+  readonly field: string | undefined;
+
+  constructor(
+    message: string,
+    details: { file?: string; field?: string } = {},
+    options: CmsMirrorErrorOptions = {},
+  ) {
+    super('E_CONFIG', message, { exitCode: 2, ...options });
+    this.file = details.file;
+    this.field = details.field;
+  }
+}
+
+/** An HTTP answer outside 2xx, after retries. `url` never carries credentials. */
+export class HttpError extends CmsMirrorError {
+  readonly status: number;
+  readonly method: string;
+  readonly url: string;
+  /** The `code` of the server's error body (`rest_invalid_param`, ...), when it sent one. */
+  readonly serverCode: string | undefined;
+  readonly serverMessage: string | undefined;
+  readonly body: unknown;
+
+  constructor(
+    details: {
+      status: number;
+      method: string;
+      url: string;
+      serverCode?: string;
+      serverMessage?: string;
+      body?: unknown;
+    },
+    options: CmsMirrorErrorOptions = {},
+  ) {
+    const server = details.serverCode
+      ? ` (${details.serverCode}${details.serverMessage ? `: ${details.serverMessage}` : ''})`
+      : '';
+    super(
+      'E_HTTP',
+      `${details.method} ${details.url} answered ${details.status}${server}`,
+      options,
+    );
+    this.status = details.status;
+    this.method = details.method;
+    this.url = details.url;
+    this.serverCode = details.serverCode;
+    this.serverMessage = details.serverMessage;
+    this.body = details.body;
+  }
+}
+
+/** The connection failed, timed out or the body was unreadable, after retries. */
+export class NetworkError extends CmsMirrorError {
+  readonly method: string;
+  readonly url: string;
+
+  constructor(
+    details: { method: string; url: string; reason: string },
+    options: CmsMirrorErrorOptions = {},
+  ) {
+    super('E_NETWORK', `${details.method} ${details.url} failed: ${details.reason}`, options);
+    this.method = details.method;
+    this.url = details.url;
+  }
+}
+
+/** The URL answers, but not as a site of this interface (HTML, 404, missing namespaces). */
+export class SiteError extends CmsMirrorError {
+  readonly url: string;
+
+  constructor(url: string, message: string, options: CmsMirrorErrorOptions = {}) {
+    super('E_SITE', message, { exitCode: 2, ...options });
+    this.url = url;
+  }
+}
+
+/** Credentials were given but the site does not accept them. Never names which part is wrong. */
+export class AuthError extends CmsMirrorError {
+  constructor(message: string, options: CmsMirrorErrorOptions = {}) {
+    super('E_AUTH', message, { exitCode: 2, ...options });
+  }
+}
+
+/** The cache file cannot be opened, read or written. */
+export class StoreError extends CmsMirrorError {
+  readonly file: string;
+
+  constructor(file: string, message: string, options: CmsMirrorErrorOptions = {}) {
+    super('E_STORE', message, options);
+    this.file = file;
+  }
+}
+
+/** A file the user gave (checkout file, template) is not valid input. */
+export class InputError extends CmsMirrorError {
+  readonly file: string;
+
+  constructor(file: string, message: string, options: CmsMirrorErrorOptions = {}) {
+    super('E_INPUT', message, { exitCode: 2, ...options });
+    this.file = file;
+  }
+}
+
+/** A path computed from remote data would leave the directory it must stay in. */
+export class UnsafePathError extends CmsMirrorError {
+  readonly path: string;
+
+  constructor(path: string, message: string, options: CmsMirrorErrorOptions = {}) {
+    super('E_UNSAFE_PATH', message, options);
+    this.path = path;
+  }
+}
+
+/**
+ * A response body the client cannot use: larger than the configured limit, not UTF-8, not
+ * JSON where JSON was expected, or still malformed (cut short) after the last retry.
+ * `url` never carries credentials.
+ */
+export class BodyError extends CmsMirrorError {
+  readonly method: string;
+  readonly url: string;
+  readonly reason: 'too-large' | 'not-utf8' | 'not-json' | 'malformed';
+
+  constructor(
+    details: { method: string; url: string; reason: BodyError['reason']; detail: string },
+    options: CmsMirrorErrorOptions = {},
+  ) {
+    super('E_BODY', `${details.method} ${details.url}: ${details.detail}`, options);
+    this.method = details.method;
+    this.url = details.url;
+    this.reason = details.reason;
+  }
+}
+
+/** A URL taken from remote data points outside the origins the caller allowed. */
+export class UnsafeUrlError extends CmsMirrorError {
+  readonly url: string;
+
+  constructor(url: string, message: string, options: CmsMirrorErrorOptions = {}) {
+    super('E_UNSAFE_URL', message, options);
+    this.url = url;
+  }
+}
+
+export function isCmsMirrorError(error: unknown): error is CmsMirrorError {
+  return error instanceof CmsMirrorError;
+}
