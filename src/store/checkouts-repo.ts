@@ -1,0 +1,99 @@
+import type { StoreContext } from './store-context.js';
+import type { ItemType } from './types.js';
+
+/** An item written to a file for editing, with the remote state it was based on. */
+export interface Checkout {
+  readonly lang: string;
+  readonly type: ItemType;
+  readonly id: number;
+  readonly file: string;
+  /** The item's remote `modified_gmt` at checkout: push compares it to detect conflicts. */
+  readonly baseModifiedGmt: string | null;
+  /** sha256 of the file as written, to tell an edited file from an untouched one. */
+  readonly fileHash: string | null;
+  readonly checkedOutAt: string;
+}
+
+export type CheckoutInput = Omit<Checkout, 'checkedOutAt'>;
+
+interface CheckoutRow {
+  lang: string;
+  type: ItemType;
+  id: number;
+  file: string;
+  base_modified_gmt: string | null;
+  file_hash: string | null;
+  checked_out_at: string;
+}
+
+function fromRow(row: CheckoutRow): Checkout {
+  return {
+    lang: row.lang,
+    type: row.type,
+    id: row.id,
+    file: row.file,
+    baseModifiedGmt: row.base_modified_gmt,
+    fileHash: row.file_hash,
+    checkedOutAt: row.checked_out_at,
+  };
+}
+
+/** `checkouts`: one per item; the item must be in the cache (foreign key). */
+export class CheckoutsRepo {
+  readonly #ctx: StoreContext;
+
+  constructor(ctx: StoreContext) {
+    this.#ctx = ctx;
+  }
+
+  /** Records (or re-records) a checkout; a file path belongs to one item at a time. */
+  set(input: CheckoutInput): Checkout {
+    const checkout: Checkout = { ...input, checkedOutAt: this.#ctx.nowIso() };
+    const freeFile = this.#ctx.stmt(
+      'DELETE FROM checkouts WHERE file = ? AND NOT (lang = ? AND type = ? AND id = ?)',
+    );
+    const upsert = this.#ctx.stmt(`
+      INSERT INTO checkouts (lang, type, id, file, base_modified_gmt, file_hash, checked_out_at)
+      VALUES (@lang, @type, @id, @file, @baseModifiedGmt, @fileHash, @checkedOutAt)
+      ON CONFLICT (lang, type, id) DO UPDATE SET file = excluded.file,
+        base_modified_gmt = excluded.base_modified_gmt, file_hash = excluded.file_hash,
+        checked_out_at = excluded.checked_out_at`);
+    this.#ctx.write(() => {
+      freeFile.run(checkout.file, checkout.lang, checkout.type, checkout.id);
+      upsert.run(checkout);
+    }, 'recording a checkout');
+    return checkout;
+  }
+
+  get(lang: string, type: ItemType, id: number): Checkout | undefined {
+    const row = this.#ctx.read(() =>
+      this.#ctx
+        .stmt<CheckoutRow>('SELECT * FROM checkouts WHERE lang = ? AND type = ? AND id = ?')
+        .get(lang, type, id),
+    );
+    return row === undefined ? undefined : fromRow(row);
+  }
+
+  getByFile(file: string): Checkout | undefined {
+    const row = this.#ctx.read(() =>
+      this.#ctx.stmt<CheckoutRow>('SELECT * FROM checkouts WHERE file = ?').get(file),
+    );
+    return row === undefined ? undefined : fromRow(row);
+  }
+
+  list(lang?: string): Checkout[] {
+    const rows = this.#ctx.read(() =>
+      lang === undefined
+        ? this.#ctx.stmt<CheckoutRow>('SELECT * FROM checkouts ORDER BY lang, type, id').all()
+        : this.#ctx
+            .stmt<CheckoutRow>('SELECT * FROM checkouts WHERE lang = ? ORDER BY type, id')
+            .all(lang),
+    );
+    return rows.map(fromRow);
+  }
+
+  remove(lang: string, type: ItemType, id: number): boolean {
+    const remove = this.#ctx.stmt('DELETE FROM checkouts WHERE lang = ? AND type = ? AND id = ?');
+    return this.#ctx.write(() => remove.run(lang, type, id).changes > 0, 'removing a checkout');
+  }
+}

@@ -1,0 +1,52 @@
+export { openStore, openStoreWith } from './open-store.js';
+export { Store } from './store.js';
+export type { StoreOptions } from './store-options.js';
+export { MIGRATIONS, SCHEMA_VERSION, APPLICATION_ID } from './schema.js';
+export type { Migration } from './migration.js';
+export { runMigrations } from './migrate.js';
+export type { MigrationReport } from './migrate.js';
+export type { BackupResult } from './backup.js';
+export { canonicalJson, contentHash, sha256Hex } from './canonical-json.js';
+export { deriveItemColumns } from './item-columns.js';
+export type { ItemColumns } from './item-columns.js';
+export { plainText, decodeEntities } from './plain-text.js';
+export { ITEM_TYPES } from './types.js';
+export type {
+  CmsItem,
+  ItemContext,
+  ItemType,
+  ItemUpsertOutcome,
+  ParentType,
+  UpsertOutcome,
+  UpsertResult,
+} from './types.js';
+export { ItemsRepo } from './items-repo.js';
+export type {
+  ItemFilter,
+  ItemIdStatus,
+  IterateItemsOptions,
+  StoredItem,
+  UpsertItemsOptions,
+} from './items-repo.js';
+export { RevisionsRepo } from './revisions-repo.js';
+export type { StoredRevision } from './revisions-repo.js';
+export { MediaRepo } from './media-repo.js';
+export type { MediaFile, MediaFileInput, PutBlobResult } from './media-repo.js';
+export { OembedRepo } from './oembed-repo.js';
+export type { OembedEntry, OembedGetOptions } from './oembed-repo.js';
+export { SyncStateRepo } from './sync-state-repo.js';
+export type { SyncState, SyncStatePatch } from './sync-state-repo.js';
+export { SiteInfoRepo } from './site-info-repo.js';
+export type { SiteInfo } from './site-info-repo.js';
+export { CheckoutsRepo } from './checkouts-repo.js';
+export type { Checkout, CheckoutInput } from './checkouts-repo.js';
+export { EditsRepo } from './edits-repo.js';
+export type { Edit, EditFilter, EditInput, EditPatch, EditState } from './edits-repo.js';
+export { IdMapRepo } from './id-map-repo.js';
+export type { IdMapping, IdMapSetOutcome } from './id-map-repo.js';
+export { RunsRepo } from './runs-repo.js';
+export type { Run, RunStatus } from './runs-repo.js';
+export { TransformedRepo } from './transformed-repo.js';
+export type { StaleOptions, Transformed, TransformedInput } from './transformed-repo.js';
+export { BuildOutputsRepo } from './build-outputs-repo.js';
+export type { BuildOutput, BuildOutputInput } from './build-outputs-repo.js';

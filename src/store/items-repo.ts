@@ -1,0 +1,350 @@
+import type { StoreContext } from './store-context.js';
+import type { CmsItem, ItemContext, ItemType, ItemUpsertOutcome, UpsertResult } from './types.js';
+import { contentHash } from './canonical-json.js';
+import { assertItemId, deriveItemColumns } from './item-columns.js';
+
+/** One row of `items`. `json` is the item exactly as fetched (parse it when needed). */
+export interface StoredItem {
+  readonly lang: string;
+  readonly type: ItemType;
+  readonly id: number;
+  readonly status: string | null;
+  readonly slug: string | null;
+  readonly parent: number | null;
+  readonly menuOrder: number | null;
+  readonly sticky: boolean | null;
+  readonly author: number | null;
+  readonly featuredMedia: number | null;
+  readonly dateGmt: string | null;
+  readonly modifiedGmt: string | null;
+  readonly link: string | null;
+  readonly title: string | null;
+  readonly json: string;
+  readonly contentHash: string;
+  readonly context: ItemContext;
+  readonly fetchedAt: string;
+  /** Set when the item left the remote set (deleted, trashed, unpublished); else null. */
+  readonly deletedAt: string | null;
+}
+
+/** Id, status and last change of one item: what deletion probes and planners need. */
+export interface ItemIdStatus {
+  readonly id: number;
+  readonly status: string | null;
+  readonly modifiedGmt: string | null;
+  readonly deleted: boolean;
+}
+
+export interface ItemFilter {
+  /**
+   * Include tombstoned rows.
+   * @default false
+   */
+  readonly includeDeleted?: boolean;
+  /** Only these statuses (`publish`, `draft`, `inherit`...). @default all statuses */
+  readonly statuses?: readonly string[];
+}
+
+export interface IterateItemsOptions extends ItemFilter {
+  /** Only items with `modified_gmt` strictly after this value. @default no bound */
+  readonly modifiedAfterGmt?: string;
+  /**
+   * Rows read per query. Iteration reads chunk by chunk (keyset on id) instead of holding a
+   * SQLite cursor open, so the caller may write to the store between rows (an open
+   * better-sqlite3 iterator would make every write fail with "connection is busy").
+   * @default 500
+   */
+  readonly chunkSize?: number;
+}
+
+export interface UpsertItemsOptions {
+  /**
+   * The `context` the page was fetched with.
+   * @default 'view'
+   */
+  readonly context?: ItemContext;
+}
+
+// Database row as SQLite returns it (snake_case columns).
+interface ItemRow {
+  lang: string;
+  type: ItemType;
+  id: number;
+  status: string | null;
+  slug: string | null;
+  parent: number | null;
+  menu_order: number | null;
+  sticky: number | null;
+  author: number | null;
+  featured_media: number | null;
+  date_gmt: string | null;
+  modified_gmt: string | null;
+  link: string | null;
+  title: string | null;
+  json: string;
+  content_hash: string;
+  context: ItemContext;
+  fetched_at: string;
+  deleted_at: string | null;
+}
+
+export function itemFromRow(row: ItemRow): StoredItem {
+  return {
+    lang: row.lang,
+    type: row.type,
+    id: row.id,
+    status: row.status,
+    slug: row.slug,
+    parent: row.parent,
+    menuOrder: row.menu_order,
+    sticky: row.sticky === null ? null : row.sticky === 1,
+    author: row.author,
+    featuredMedia: row.featured_media,
+    dateGmt: row.date_gmt,
+    modifiedGmt: row.modified_gmt,
+    link: row.link,
+    title: row.title,
+    json: row.json,
+    contentHash: row.content_hash,
+    context: row.context,
+    fetchedAt: row.fetched_at,
+    deletedAt: row.deleted_at,
+  };
+}
+
+export type { ItemRow };
+
+interface ExistingRow {
+  id: number;
+  content_hash: string;
+  context: string;
+  deleted_at: string | null;
+}
+
+const UPSERT_SQL = `
+  INSERT INTO items (lang, type, id, status, slug, parent, menu_order, sticky, author,
+                     featured_media, date_gmt, modified_gmt, link, title, json, content_hash,
+                     context, fetched_at, deleted_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+  ON CONFLICT (lang, type, id) DO UPDATE SET
+    status = excluded.status, slug = excluded.slug, parent = excluded.parent,
+    menu_order = excluded.menu_order, sticky = excluded.sticky, author = excluded.author,
+    featured_media = excluded.featured_media, date_gmt = excluded.date_gmt,
+    modified_gmt = excluded.modified_gmt, link = excluded.link, title = excluded.title,
+    json = excluded.json, content_hash = excluded.content_hash, context = excluded.context,
+    fetched_at = excluded.fetched_at, deleted_at = NULL`;
+
+/** Builds `AND status IN (...)` with one parameter per status; '' when no filter. */
+export function statusClause(column: string, statuses: readonly string[] | undefined): string {
+  if (statuses === undefined) return '';
+  if (statuses.length === 0) return ' AND 0';
+  return ` AND ${column} IN (${statuses.map(() => '?').join(', ')})`;
+}
+
+/** The `items` table: the mirrored posts, pages and media of every language. */
+export class ItemsRepo {
+  readonly #ctx: StoreContext;
+
+  constructor(ctx: StoreContext) {
+    this.#ctx = ctx;
+  }
+
+  /**
+   * Writes one fetched page of items in ONE transaction and says, per item, whether it was
+   * new, changed or the same. `content_hash` (sha256 of the canonical JSON) decides; a change
+   * of `context` alone also counts as `updated`. An unchanged row is not rewritten. A
+   * tombstoned item that comes back is `created` with `undeleted: true`. Items are validated
+   * (positive integer `id`) before anything is written.
+   */
+  upsertPage(
+    lang: string,
+    type: ItemType,
+    items: readonly CmsItem[],
+    options: UpsertItemsOptions = {},
+  ): UpsertResult {
+    items.forEach((item, index) => assertItemId(item, index));
+    const context = options.context ?? 'view';
+    // One query for the page's current rows instead of one per item.
+    const select = this.#ctx.stmt<ExistingRow>(
+      `SELECT id, content_hash, context, deleted_at FROM items
+       WHERE lang = ? AND type = ? AND id IN (SELECT value FROM json_each(?))`,
+    );
+    const upsert = this.#ctx.stmt(UPSERT_SQL);
+    return this.#ctx.write(() => {
+      const fetchedAt = this.#ctx.nowIso();
+      const existing = new Map<number, ExistingRow>();
+      for (const row of select.all(lang, type, JSON.stringify(items.map((item) => item.id)))) {
+        existing.set(row.id, row);
+      }
+      const outcomes: ItemUpsertOutcome[] = [];
+      let created = 0;
+      let updated = 0;
+      let unchanged = 0;
+      for (const item of items) {
+        const hash = contentHash(item);
+        const before = existing.get(item.id);
+        const undeleted = before !== undefined && before.deleted_at !== null;
+        if (
+          before !== undefined &&
+          !undeleted &&
+          before.content_hash === hash &&
+          before.context === context
+        ) {
+          unchanged += 1;
+          outcomes.push({ id: item.id, outcome: 'unchanged', undeleted: false });
+          continue;
+        }
+        const columns = deriveItemColumns(type, item);
+        // Positional parameters: binding by name costs a property lookup per column per row.
+        upsert.run(
+          lang,
+          type,
+          item.id,
+          columns.status,
+          columns.slug,
+          columns.parent,
+          columns.menuOrder,
+          columns.sticky,
+          columns.author,
+          columns.featuredMedia,
+          columns.dateGmt,
+          columns.modifiedGmt,
+          columns.link,
+          columns.title,
+          JSON.stringify(item),
+          hash,
+          context,
+          fetchedAt,
+        );
+        // An id twice in one page (the remote changed during the crawl) compares with the
+        // first copy, as if the pages had been stored one by one.
+        existing.set(item.id, { id: item.id, content_hash: hash, context, deleted_at: null });
+        if (before === undefined || undeleted) {
+          created += 1;
+          outcomes.push({ id: item.id, outcome: 'created', undeleted });
+        } else {
+          updated += 1;
+          outcomes.push({ id: item.id, outcome: 'updated', undeleted: false });
+        }
+      }
+      return { outcomes, created, updated, unchanged };
+    }, 'storing items');
+  }
+
+  /**
+   * Marks items as gone from the remote (`deleted_at` = now). Returns how many live rows
+   * became tombstones; unknown ids and rows already tombstoned are left as they are.
+   */
+  tombstone(lang: string, type: ItemType, ids: readonly number[]): number {
+    const mark = this.#ctx.stmt(
+      'UPDATE items SET deleted_at = ? WHERE lang = ? AND type = ? AND id = ? AND deleted_at IS NULL',
+    );
+    return this.#ctx.write(() => {
+      const now = this.#ctx.nowIso();
+      let changed = 0;
+      for (const id of ids) changed += mark.run(now, lang, type, id).changes;
+      return changed;
+    }, 'tombstoning items');
+  }
+
+  /** One item, tombstoned or not; undefined when it was never stored. */
+  get(lang: string, type: ItemType, id: number): StoredItem | undefined {
+    const row = this.#ctx.read(() =>
+      this.#ctx
+        .stmt<ItemRow>('SELECT * FROM items WHERE lang = ? AND type = ? AND id = ?')
+        .get(lang, type, id),
+    );
+    return row === undefined ? undefined : itemFromRow(row);
+  }
+
+  /** Live items (and tombstones with `includeDeleted`) with this slug. Slugs are data: any text. */
+  findBySlug(lang: string, type: ItemType, slug: string, filter: ItemFilter = {}): StoredItem[] {
+    const deleted = filter.includeDeleted ? '' : ' AND deleted_at IS NULL';
+    const sql = `SELECT * FROM items WHERE lang = ? AND type = ? AND slug = ?${deleted}${statusClause('status', filter.statuses)} ORDER BY id`;
+    const rows = this.#ctx.read(() =>
+      this.#ctx.stmt<ItemRow>(sql).all(lang, type, slug, ...(filter.statuses ?? [])),
+    );
+    return rows.map(itemFromRow);
+  }
+
+  /** Every id with its status, ordered by id: the local side of a deletion probe. */
+  listIds(lang: string, type: ItemType, filter: ItemFilter = {}): ItemIdStatus[] {
+    const deleted = filter.includeDeleted ? '' : ' AND deleted_at IS NULL';
+    const sql = `SELECT id, status, modified_gmt, deleted_at FROM items WHERE lang = ? AND type = ?${deleted}${statusClause('status', filter.statuses)} ORDER BY id`;
+    const rows = this.#ctx.read(() =>
+      this.#ctx
+        .stmt<{
+          id: number;
+          status: string | null;
+          modified_gmt: string | null;
+          deleted_at: string | null;
+        }>(sql)
+        .all(lang, type, ...(filter.statuses ?? [])),
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      status: row.status,
+      modifiedGmt: row.modified_gmt,
+      deleted: row.deleted_at !== null,
+    }));
+  }
+
+  /** Number of live items (plus tombstones with `includeDeleted`), optionally of some statuses. */
+  count(lang: string, type: ItemType, filter: ItemFilter = {}): number {
+    const deleted = filter.includeDeleted ? '' : ' AND deleted_at IS NULL';
+    const sql = `SELECT count(*) AS n FROM items WHERE lang = ? AND type = ?${deleted}${statusClause('status', filter.statuses)}`;
+    return this.#ctx.read(
+      () => this.#ctx.stmt<{ n: number }>(sql).get(lang, type, ...(filter.statuses ?? []))?.n ?? 0,
+    );
+  }
+
+  /** The latest `modified_gmt` of the live items of a lang x type; undefined when none. */
+  maxModifiedGmt(lang: string, type: ItemType): string | undefined {
+    const row = this.#ctx.read(() =>
+      this.#ctx
+        .stmt<{ m: string | null }>(
+          'SELECT max(modified_gmt) AS m FROM items WHERE lang = ? AND type = ? AND deleted_at IS NULL',
+        )
+        .get(lang, type),
+    );
+    return row?.m ?? undefined;
+  }
+
+  /** Languages that have at least one item row, sorted. */
+  langs(): string[] {
+    return this.#ctx.read(() =>
+      this.#ctx
+        .stmt<{ lang: string }>('SELECT DISTINCT lang FROM items ORDER BY lang')
+        .all()
+        .map((row) => row.lang),
+    );
+  }
+
+  /**
+   * Items of a lang x type in id order, read `chunkSize` rows at a time so that memory stays
+   * flat whatever the cache holds, and so that the caller may write between rows.
+   */
+  *iterate(lang: string, type: ItemType, options: IterateItemsOptions = {}): Generator<StoredItem> {
+    const chunkSize = options.chunkSize ?? 500;
+    if (!Number.isSafeInteger(chunkSize) || chunkSize < 1) {
+      throw new RangeError(`chunkSize must be a positive integer, got ${String(chunkSize)}`);
+    }
+    const deleted = options.includeDeleted ? '' : ' AND deleted_at IS NULL';
+    const after = options.modifiedAfterGmt === undefined ? '' : ' AND modified_gmt > ?';
+    const sql = `SELECT * FROM items WHERE lang = ? AND type = ? AND id > ?${deleted}${after}${statusClause('status', options.statuses)} ORDER BY id LIMIT ?`;
+    const params: unknown[] = [
+      ...(options.modifiedAfterGmt === undefined ? [] : [options.modifiedAfterGmt]),
+      ...(options.statuses ?? []),
+    ];
+    let lastId = 0; // ids are positive (checked on upsert)
+    for (;;) {
+      const rows = this.#ctx.read(() =>
+        this.#ctx.stmt<ItemRow>(sql).all(lang, type, lastId, ...params, chunkSize),
+      );
+      for (const row of rows) yield itemFromRow(row);
+      const last = rows.at(-1);
+      if (last === undefined || rows.length < chunkSize) return;
+      lastId = last.id;
+    }
+  }
+}

@@ -1,0 +1,15 @@
+import type { Migration } from './migration.js';
+import { migration001 } from './migrations/001-initial.js';
+import { migration002 } from './migrations/002-build-outputs.js';
+
+/** Every schema step, in order. Append new steps; never edit a released one. */
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002];
+
+/** The schema version this code writes; `PRAGMA user_version` of an up-to-date cache. */
+export const SCHEMA_VERSION: number = MIGRATIONS.length;
+
+/**
+ * `PRAGMA application_id` of a cms-mirror cache ("CMSM"): tells our file apart from any
+ * other SQLite database, so we never migrate (write into) someone else's file.
+ */
+export const APPLICATION_ID = 0x434d534d;

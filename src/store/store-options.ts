@@ -1,0 +1,21 @@
+/** Options of `openStore`. */
+export interface StoreOptions {
+  /**
+   * Open without writing anything: no migration, no WAL switch, every write refused with a
+   * `StoreError`. For `status`, `verify` and queries on a backup. The file must exist and be
+   * at the current schema version.
+   * @default false
+   */
+  readonly readonly?: boolean;
+  /**
+   * How long a statement waits for another process's lock before failing with a
+   * `StoreError` (SQLite `busy_timeout`).
+   * @default 5000
+   */
+  readonly busyTimeoutMs?: number;
+  /**
+   * The clock for `*_at` columns and oEmbed expiry (tests inject a fixed one).
+   * @default () => new Date()
+   */
+  readonly now?: () => Date;
+}

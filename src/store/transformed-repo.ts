@@ -1,0 +1,167 @@
+import type { StoreContext } from './store-context.js';
+import type { ItemType } from './types.js';
+import type { ItemRow, StoredItem } from './items-repo.js';
+import { itemFromRow } from './items-repo.js';
+import { fromJsonColumn, toJsonColumn } from './json-column.js';
+
+/** The transform stage's output for one item. */
+export interface Transformed {
+  readonly lang: string;
+  readonly type: ItemType;
+  readonly id: number;
+  /** The transform version that produced it; a newer version makes the row stale. */
+  readonly transformVersion: string;
+  /** `items.content_hash` of the content it was made from. */
+  readonly sourceHash: string;
+  readonly html: string;
+  readonly excerpt: string | null;
+  /** Anything else the transform derived (headings, media used, links...). JSON. */
+  readonly meta: unknown;
+  readonly transformedAt: string;
+}
+
+export type TransformedInput = Omit<Transformed, 'transformedAt' | 'excerpt' | 'meta'> & {
+  readonly excerpt?: string | null;
+  readonly meta?: unknown;
+};
+
+export interface StaleOptions {
+  /** Only these types. @default all types */
+  readonly types?: readonly ItemType[];
+  /** Rows read per query (see `ItemsRepo.iterate`). @default 500 */
+  readonly chunkSize?: number;
+}
+
+interface TransformedRow {
+  lang: string;
+  type: ItemType;
+  id: number;
+  transform_version: string;
+  source_hash: string;
+  html: string;
+  excerpt: string | null;
+  meta: string | null;
+  transformed_at: string;
+}
+
+function fromRow(row: TransformedRow): Transformed {
+  return {
+    lang: row.lang,
+    type: row.type,
+    id: row.id,
+    transformVersion: row.transform_version,
+    sourceHash: row.source_hash,
+    html: row.html,
+    excerpt: row.excerpt,
+    meta: fromJsonColumn(row.meta),
+    transformedAt: row.transformed_at,
+  };
+}
+
+// Live items whose output is missing, made from other content, or by another version.
+const STALE_WHERE = `
+  i.lang = ? AND i.deleted_at IS NULL
+  AND (t.id IS NULL OR t.source_hash <> i.content_hash OR t.transform_version <> ?)`;
+
+/** `transformed`: per-item HTML keyed by transform version, so unchanged items are never redone. */
+export class TransformedRepo {
+  readonly #ctx: StoreContext;
+
+  constructor(ctx: StoreContext) {
+    this.#ctx = ctx;
+  }
+
+  get(lang: string, type: ItemType, id: number): Transformed | undefined {
+    const row = this.#ctx.read(() =>
+      this.#ctx
+        .stmt<TransformedRow>('SELECT * FROM transformed WHERE lang = ? AND type = ? AND id = ?')
+        .get(lang, type, id),
+    );
+    return row === undefined ? undefined : fromRow(row);
+  }
+
+  /** Stores (replaces) an item's output. The item must be in the cache (foreign key). */
+  put(input: TransformedInput): void {
+    const upsert = this.#ctx.stmt(`
+      INSERT INTO transformed (lang, type, id, transform_version, source_hash, html, excerpt,
+                               meta, transformed_at)
+      VALUES (@lang, @type, @id, @transformVersion, @sourceHash, @html, @excerpt, @meta, @now)
+      ON CONFLICT (lang, type, id) DO UPDATE SET
+        transform_version = excluded.transform_version, source_hash = excluded.source_hash,
+        html = excluded.html, excerpt = excluded.excerpt, meta = excluded.meta,
+        transformed_at = excluded.transformed_at`);
+    this.#ctx.write(
+      () =>
+        upsert.run({
+          lang: input.lang,
+          type: input.type,
+          id: input.id,
+          transformVersion: input.transformVersion,
+          sourceHash: input.sourceHash,
+          html: input.html,
+          excerpt: input.excerpt ?? null,
+          meta: toJsonColumn(input.meta),
+          now: this.#ctx.nowIso(),
+        }),
+      'storing transformed HTML',
+    );
+  }
+
+  /** How many live items of a language need transforming with `transformVersion`. */
+  countStale(lang: string, transformVersion: string, options: StaleOptions = {}): number {
+    const types = options.types ?? [];
+    const typeClause =
+      types.length > 0 ? ` AND i.type IN (${types.map(() => '?').join(', ')})` : '';
+    const sql = `SELECT count(*) AS n FROM items i
+      LEFT JOIN transformed t ON t.lang = i.lang AND t.type = i.type AND t.id = i.id
+      WHERE ${STALE_WHERE}${typeClause}`;
+    return this.#ctx.read(
+      () => this.#ctx.stmt<{ n: number }>(sql).get(lang, transformVersion, ...types)?.n ?? 0,
+    );
+  }
+
+  /**
+   * Live items needing a transform, by type then id, read in chunks: the caller may `put`
+   * each result while iterating (a row put is no longer stale and is not seen again).
+   */
+  *iterateStale(
+    lang: string,
+    transformVersion: string,
+    options: StaleOptions = {},
+  ): Generator<StoredItem> {
+    const chunkSize = options.chunkSize ?? 500;
+    if (!Number.isSafeInteger(chunkSize) || chunkSize < 1) {
+      throw new RangeError(`chunkSize must be a positive integer, got ${String(chunkSize)}`);
+    }
+    const types = options.types ?? [];
+    const typeClause =
+      types.length > 0 ? ` AND i.type IN (${types.map(() => '?').join(', ')})` : '';
+    const sql = `SELECT i.* FROM items i
+      LEFT JOIN transformed t ON t.lang = i.lang AND t.type = i.type AND t.id = i.id
+      WHERE ${STALE_WHERE}${typeClause} AND (i.type, i.id) > (?, ?)
+      ORDER BY i.type, i.id LIMIT ?`;
+    let lastType = '';
+    let lastId = 0;
+    for (;;) {
+      const rows = this.#ctx.read(() =>
+        this.#ctx
+          .stmt<ItemRow>(sql)
+          .all(lang, transformVersion, ...types, lastType, lastId, chunkSize),
+      );
+      for (const row of rows) yield itemFromRow(row);
+      const last = rows.at(-1);
+      if (last === undefined || rows.length < chunkSize) return;
+      lastType = last.type;
+      lastId = last.id;
+    }
+  }
+
+  /** Drops outputs of tombstoned items (their pages are removed by the build). */
+  deleteForDeletedItems(lang: string): number {
+    const remove = this.#ctx.stmt(`
+      DELETE FROM transformed WHERE lang = ? AND EXISTS (
+        SELECT 1 FROM items i WHERE i.lang = transformed.lang AND i.type = transformed.type
+          AND i.id = transformed.id AND i.deleted_at IS NOT NULL)`);
+    return this.#ctx.write(() => remove.run(lang).changes, 'pruning transformed HTML');
+  }
+}
