@@ -1,0 +1,85 @@
+/**
+ * Where each mirrored item lives in the static site. An item keeps its remote URL path
+ * (links and search rankings survive the move) unless that path cannot be a file, is taken by
+ * another item, or is reserved for the site's own files; then it gets `/{type}/{id}/`, which
+ * is always safe. Pure: the transform and the build both call it, so they agree.
+ */
+import { UnsafePathError } from '../errors.js';
+import { normalizeSitePath, sitePathForUrl, sitePathToFilePath } from './site-paths.js';
+
+export interface PathCandidate {
+  readonly type: string;
+  readonly id: number;
+  readonly link: string | null;
+}
+
+/**
+ * First segments the build writes itself (media copies, the search index, feeds...). An item
+ * whose remote path starts with one of them would overwrite or be overwritten.
+ */
+export const RESERVED_FIRST_SEGMENTS: ReadonlySet<string> = new Set([
+  'media',
+  'page',
+  'pagefind',
+  'assets',
+  'feed.xml',
+  'sitemap.xml',
+  'robots.txt',
+  '404.html',
+  'index.html',
+  'search',
+]);
+
+export function fallbackSitePath(type: string, id: number): string {
+  return `/${encodeURIComponent(type)}/${id}/`;
+}
+
+/**
+ * Site paths for every candidate, keyed `${type}:${id}`. Earlier candidates win a contested
+ * path, so pass the ones whose URLs matter most (published pages and posts) first.
+ */
+export function assignSitePaths(
+  candidates: Iterable<PathCandidate>,
+  homeUrl: string,
+): Map<string, string> {
+  const assigned = new Map<string, string>();
+  const taken = new Set<string>(['/']);
+  const deferred: PathCandidate[] = [];
+  for (const candidate of candidates) {
+    const path = candidate.link ? usablePath(candidate.link, homeUrl) : undefined;
+    if (path !== undefined && !taken.has(path)) {
+      taken.add(path);
+      assigned.set(itemKey(candidate.type, candidate.id), path);
+    } else {
+      deferred.push(candidate);
+    }
+  }
+  // Fallbacks last, so a fallback never steals a path a later item owns by its URL.
+  for (const candidate of deferred) {
+    const path = fallbackSitePath(candidate.type, candidate.id);
+    taken.add(path);
+    assigned.set(itemKey(candidate.type, candidate.id), path);
+  }
+  return assigned;
+}
+
+export function itemKey(type: string, id: number): string {
+  return `${type}:${id}`;
+}
+
+function usablePath(link: string, homeUrl: string): string | undefined {
+  const path = sitePathForUrl(link, homeUrl);
+  if (path === undefined || path === '/' || !path.endsWith('/')) return undefined;
+  const normalized = normalizeSitePath(path);
+  const first = decodeURIComponent(normalized.split('/')[1] ?? '');
+  if (RESERVED_FIRST_SEGMENTS.has(first.toLowerCase())) return undefined;
+  // Fallback paths (`/posts/12/`) belong to the items they name.
+  if (/^\/(posts|pages|media)\/\d+\/$/.test(normalized)) return undefined;
+  try {
+    sitePathToFilePath(normalized);
+  } catch (error) {
+    if (error instanceof UnsafePathError) return undefined;
+    throw error;
+  }
+  return normalized;
+}
