@@ -156,6 +156,8 @@ export class BodyError extends CmsMirrorError {
   readonly method: string;
   readonly url: string;
   readonly reason: 'too-large' | 'not-utf8' | 'not-json' | 'malformed';
+  /** What is wrong with the body, without the method and URL. */
+  readonly detail: string;
 
   constructor(
     details: { method: string; url: string; reason: BodyError['reason']; detail: string },
@@ -165,6 +167,7 @@ export class BodyError extends CmsMirrorError {
     this.method = details.method;
     this.url = details.url;
     this.reason = details.reason;
+    this.detail = details.detail;
   }
 }
 

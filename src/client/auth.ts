@@ -1,0 +1,87 @@
+import { AuthError, ConfigError, HttpError } from '../errors.js';
+import type { CmsClient } from './cms-client.js';
+import type { Credentials } from './options.js';
+
+/** Names of the environment variables that hold the credentials. */
+export interface CredentialNames {
+  /** @default 'CMS_USER' */
+  readonly user?: string;
+  /** @default 'CMS_APP_PASSWORD' */
+  readonly password?: string;
+}
+
+const DEFAULT_USER_VAR = 'CMS_USER';
+const DEFAULT_PASSWORD_VAR = 'CMS_APP_PASSWORD';
+
+/** The `Authorization` value for application passwords: HTTP Basic over UTF-8. */
+export function basicAuthHeader(credentials: Credentials): string {
+  return `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`, 'utf8').toString('base64')}`;
+}
+
+/**
+ * Reads credentials from the environment (never from a pipeline file). Both unset → undefined
+ * (anonymous); only one set → ConfigError naming the variables, never their values.
+ */
+export function credentialsFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  names: CredentialNames = {},
+): Credentials | undefined {
+  const userVar = names.user ?? DEFAULT_USER_VAR;
+  const passwordVar = names.password ?? DEFAULT_PASSWORD_VAR;
+  const user = env[userVar]?.trim() ?? '';
+  // Application passwords are shown in groups separated by spaces; servers accept them either
+  // way, so they are passed on as given (only the surrounding blanks are dropped).
+  const password = env[passwordVar]?.trim() ?? '';
+  if (user === '' && password === '') return undefined;
+  if (user === '') {
+    throw new ConfigError(`${passwordVar} is set but ${userVar} is not: set both or neither`, {
+      field: userVar,
+    });
+  }
+  if (password === '') {
+    throw new ConfigError(`${userVar} is set but ${passwordVar} is not: set both or neither`, {
+      field: passwordVar,
+    });
+  }
+  if (user.includes(':')) {
+    throw new ConfigError(`${userVar} must not contain ":" (HTTP Basic cannot carry it)`, {
+      field: userVar,
+    });
+  }
+  return { user, password };
+}
+
+export interface VerifyOptions {
+  /** Names shown in the error message. @default CMS_USER / CMS_APP_PASSWORD */
+  readonly names?: CredentialNames;
+  /** A route that answers only to valid credentials. @default 'cms/v2/posts' with context=edit */
+  readonly route?: string;
+}
+
+/**
+ * Deployed servers answer a public route to a wrong password as if anonymous, so a crawl with
+ * bad credentials would silently miss drafts. One request that needs credentials settles it:
+ * 401/403 → AuthError that does not say which part is wrong.
+ */
+export async function verifyCredentials(
+  client: CmsClient,
+  options: VerifyOptions = {},
+): Promise<void> {
+  const userVar = options.names?.user ?? DEFAULT_USER_VAR;
+  const passwordVar = options.names?.password ?? DEFAULT_PASSWORD_VAR;
+  if (!client.hasCredentials) {
+    throw new AuthError(
+      `no credentials: set ${userVar} and ${passwordVar} (an application password)`,
+    );
+  }
+  try {
+    await client.get(options.route ?? 'cms/v2/posts', { context: 'edit', per_page: 1 });
+  } catch (error) {
+    if (error instanceof HttpError && (error.status === 401 || error.status === 403)) {
+      throw new AuthError(
+        `the site refused the credentials in ${userVar}/${passwordVar} (${error.method} ${error.url} answered ${error.status}); create a new application password and try again`,
+      );
+    }
+    throw error;
+  }
+}

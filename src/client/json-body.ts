@@ -1,0 +1,76 @@
+/**
+ * Reading a response body that should be JSON, and telling apart the ways it can fail: a body
+ * cut short (retry it), a body that is simply something else (HTML, PHP notices: do not).
+ */
+export type JsonBodyResult =
+  | { readonly ok: true; readonly value: unknown }
+  | {
+      readonly ok: false;
+      readonly reason: 'not-utf8' | 'not-json' | 'malformed';
+      readonly detail: string;
+    };
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** Whether a `Content-Type` names JSON (`application/json`, `application/problem+json`, ...). */
+export function isJsonContentType(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  const essence = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  return essence === 'application/json' || essence.endsWith('+json') || essence === 'text/json';
+}
+
+/**
+ * Decodes and parses `body`. `malformed` means "looks like JSON that was cut": the content type
+ * says JSON (or says nothing) and the text does not parse, or the only bad UTF-8 is a split
+ * character at the very end. Anything else that fails is `not-json` / `not-utf8`.
+ */
+export function parseJsonBody(body: Uint8Array, contentType: string | undefined): JsonBodyResult {
+  const declaredOther =
+    contentType !== undefined && contentType !== '' && !isJsonContentType(contentType);
+  let text: string;
+  try {
+    text = decoder.decode(body);
+  } catch {
+    if (!declaredOther && endsWithSplitCharacter(body)) {
+      return {
+        ok: false,
+        reason: 'malformed',
+        detail: 'the body ends inside a UTF-8 character (cut short)',
+      };
+    }
+    return { ok: false, reason: 'not-utf8', detail: 'the body is not valid UTF-8' };
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    const what = (error as Error).message;
+    if (declaredOther) {
+      return {
+        ok: false,
+        reason: 'not-json',
+        detail: `expected JSON, got ${contentType.split(';')[0]?.trim()} starting with ${JSON.stringify(text.slice(0, 40))}`,
+      };
+    }
+    if (text.trim() === '') {
+      return { ok: false, reason: 'malformed', detail: 'expected JSON, got an empty body' };
+    }
+    return {
+      ok: false,
+      reason: 'malformed',
+      detail: `the JSON body is malformed or cut short (${what})`,
+    };
+  }
+}
+
+/** True when the body decodes once up to 3 trailing bytes (a split code point) are dropped. */
+function endsWithSplitCharacter(body: Uint8Array): boolean {
+  for (let drop = 1; drop <= 3 && drop <= body.length; drop += 1) {
+    try {
+      decoder.decode(body.subarray(0, body.length - drop));
+      return true;
+    } catch {
+      // try dropping one more byte
+    }
+  }
+  return false;
+}
