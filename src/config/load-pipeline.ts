@@ -11,7 +11,8 @@ export function loadPipelineFile(file: string): PipelineFile {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'unreadable';
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'unreadable';
     throw new ConfigError(`${file}: ${reason}`, { file }, { cause: error });
   }
   return parsePipelineText(text, file);
@@ -23,11 +24,13 @@ export function parsePipelineText(text: string, file: string): PipelineFile {
     raw = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
     const where =
-      error instanceof YAMLParseError && error.linePos
-        ? ` at line ${error.linePos[0].line}`
-        : '';
+      error instanceof YAMLParseError && error.linePos ? ` at line ${error.linePos[0].line}` : '';
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new ConfigError(`${file}: not valid ${file.endsWith('.json') ? 'JSON' : 'YAML'}${where}: ${reason}`, { file }, { cause: error });
+    throw new ConfigError(
+      `${file}: not valid ${file.endsWith('.json') ? 'JSON' : 'YAML'}${where}: ${reason}`,
+      { file },
+      { cause: error },
+    );
   }
   if (raw === null || raw === undefined) raw = {};
   if (typeof raw !== 'object' || Array.isArray(raw)) {
@@ -38,7 +41,10 @@ export function parsePipelineText(text: string, file: string): PipelineFile {
   return result.data;
 }
 
-export function configErrorFromIssues(file: string, issues: readonly z.core.$ZodIssue[]): ConfigError {
+export function configErrorFromIssues(
+  file: string,
+  issues: readonly z.core.$ZodIssue[],
+): ConfigError {
   const problems = issues.map((issue) => describeIssue(issue));
   const first = issues[0];
   const field = first ? fieldName(first) : undefined;
@@ -55,7 +61,10 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 }
 
 function fieldName(issue: z.core.$ZodIssue): string {
-  return issue.path.map((part) => (typeof part === 'number' ? `[${part}]` : String(part))).join('.').replace(/\.\[/g, '[');
+  return issue.path
+    .map((part) => (typeof part === 'number' ? `[${part}]` : String(part)))
+    .join('.')
+    .replace(/\.\[/g, '[');
 }
 
 /** Paths in a pipeline file are relative to the file, so a pipeline works from any directory. */

@@ -62,8 +62,10 @@ export function resolveSettings(
     pipelineFile: file ? path.resolve(cwd, file) : undefined,
     site: site === undefined ? undefined : site.replace(/\/+$/, ''),
     languages: overrides.languages ?? fromFile.languages ?? [],
-    cache: fromFlagPath(flags.cache) ?? fromFilePath(fromFile.cache) ?? path.resolve(cwd, DEFAULT_CACHE),
-    output: fromFlagPath(flags.out) ?? fromFilePath(fromFile.output) ?? path.resolve(cwd, DEFAULT_OUTPUT),
+    cache:
+      fromFlagPath(flags.cache) ?? fromFilePath(fromFile.cache) ?? path.resolve(cwd, DEFAULT_CACHE),
+    output:
+      fromFlagPath(flags.out) ?? fromFilePath(fromFile.output) ?? path.resolve(cwd, DEFAULT_OUTPUT),
     templates: fromFlagPath(flags.templates) ?? fromFilePath(fromFile.templates),
     backup: flags.backup ?? fromFile.backup,
     http: fromFile.http,
@@ -113,9 +115,12 @@ export function credentialsFromEnv(
   if (!user || !password) {
     const missing = user ? passwordName : userName;
     const present = user ? userName : passwordName;
-    throw new ConfigError(`${present} is set but ${missing} is not: set both, or neither for anonymous access`, {
-      field: missing,
-    });
+    throw new ConfigError(
+      `${present} is set but ${missing} is not: set both, or neither for anonymous access`,
+      {
+        field: missing,
+      },
+    );
   }
   return { user, password };
 }
@@ -123,7 +128,9 @@ export function credentialsFromEnv(
 /** The checks every command that talks to a site shares. */
 export function requireSite(settings: Settings): { site: string; languages: string[] } {
   if (!settings.site) {
-    throw new ConfigError('no site: give --site URL or "site:" in the pipeline file', { field: 'site' });
+    throw new ConfigError('no site: give --site URL or "site:" in the pipeline file', {
+      field: 'site',
+    });
   }
   if (settings.languages.length === 0) {
     throw new ConfigError('no languages: give --lang pl,es or "languages:" in the pipeline file', {

@@ -37,13 +37,21 @@ describe('resolveSettings', () => {
     expect(settings.site).toBe('http://127.0.0.1:8787');
     expect(settings.languages).toEqual(['pl', 'es']);
     expect(settings.cache).toBe(path.resolve(dir, '../cache/demo.sqlite'));
-    expect(settings.http).toEqual({ concurrency: 3, requestsPerSecond: 20, timeoutMs: 30_000, retries: 5 });
+    expect(settings.http).toEqual({
+      concurrency: 3,
+      requestsPerSecond: 20,
+      timeoutMs: 30_000,
+      retries: 5,
+    });
     expect(settings.push.validation).toBe('require-all-validate');
     expect(settings.credentials).toBeUndefined();
   });
 
   it('reads a JSON pipeline', () => {
-    const file = write('p.json', JSON.stringify({ site: 'https://example.org', languages: ['es'] }));
+    const file = write(
+      'p.json',
+      JSON.stringify({ site: 'https://example.org', languages: ['es'] }),
+    );
     expect(resolveSettings({ pipeline: file }, {}, dir).languages).toEqual(['es']);
   });
 
@@ -83,14 +91,19 @@ describe('resolveSettings', () => {
     expect(configError(() => resolveSettings({ pipeline: file }, {}, dir)).message).toMatch(
       /broken\.yaml: not valid YAML at line \d+/,
     );
-    expect(configError(() => resolveSettings({ pipeline: path.join(dir, 'nope.yaml') }, {}, dir)).message).toContain(
-      'nope.yaml: no such file',
-    );
+    expect(
+      configError(() => resolveSettings({ pipeline: path.join(dir, 'nope.yaml') }, {}, dir))
+        .message,
+    ).toContain('nope.yaml: no such file');
   });
 
   it('validates flags with the same rules and names the flag', () => {
-    expect(configError(() => resolveSettings({ site: 'not a url' }, {}, dir)).message).toContain('--site');
-    expect(configError(() => resolveSettings({ lang: 'pl,../x' }, {}, dir)).message).toContain('--lang');
+    expect(configError(() => resolveSettings({ site: 'not a url' }, {}, dir)).message).toContain(
+      '--site',
+    );
+    expect(configError(() => resolveSettings({ lang: 'pl,../x' }, {}, dir)).message).toContain(
+      '--lang',
+    );
   });
 
   it('takes credentials from the variables the pipeline names', () => {

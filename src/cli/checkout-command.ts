@@ -1,0 +1,70 @@
+import path from 'node:path';
+import { Command } from 'commander';
+import { resolveSettings, type CommonFlags } from '../config/settings.js';
+import { checkout, CHECKOUT_TYPES, type CheckoutType } from '../push/index.js';
+import { openStore } from '../store/index.js';
+import { UsageError } from '../errors.js';
+import type { CliIo } from './run-cli.js';
+
+interface CheckoutFlags extends CommonFlags {
+  dir?: string;
+  type?: string;
+  json?: boolean;
+}
+
+export function checkoutCommand(io: CliIo): Command {
+  return new Command('checkout')
+    .description('write one editable file per cached post and page (front matter + HTML) for push')
+    .option('--pipeline <file>', 'pipeline file')
+    .option('--cache <file>', 'SQLite cache to read')
+    .option(
+      '--lang <list>',
+      "languages, e.g. pl,es (default: the pipeline's, else every cached one)",
+    )
+    .option('--dir <dir>', 'where files go (default: the pipeline\'s push.dir, "content")')
+    .option('--type <list>', 'collections: posts,pages', 'posts,pages')
+    .option('--json', 'print one machine-readable summary')
+    .action((flags: CheckoutFlags) => {
+      const settings = resolveSettings(flags, io.env, io.cwd);
+      const types = parseTypes(flags.type ?? 'posts,pages');
+      const dir = flags.dir !== undefined ? path.resolve(io.cwd, flags.dir) : settings.push.dir;
+      const store = openStore(settings.cache);
+      try {
+        const languages = settings.languages.length > 0 ? settings.languages : store.items.langs();
+        const runId = store.runs.start('checkout');
+        const summary = checkout({ store, dir, languages, types });
+        store.runs.finish(runId, 'ok', {
+          written: summary.written,
+          unchanged: summary.unchanged,
+          kept: summary.keptLocal.length,
+        });
+        if (flags.json) {
+          io.stdout.write(
+            `${JSON.stringify({ dir, written: summary.written, unchanged: summary.unchanged, keptLocal: summary.keptLocal, items: summary.items })}\n`,
+          );
+          return;
+        }
+        for (const file of summary.keptLocal)
+          io.stdout.write(
+            `kept ${file}: edited locally since checkout, not overwritten (push it, or delete it to check out again)\n`,
+          );
+        io.stdout.write(
+          `checkout: ${summary.written} written, ${summary.unchanged} unchanged, ${summary.keptLocal.length} kept (local edits) in ${dir}\n`,
+        );
+      } finally {
+        store.close();
+      }
+    });
+}
+
+function parseTypes(value: string): CheckoutType[] {
+  const types = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  for (const type of types) {
+    if (!(CHECKOUT_TYPES as readonly string[]).includes(type))
+      throw new UsageError(`--type: expected posts and/or pages, got "${type}"`);
+  }
+  return types as CheckoutType[];
+}

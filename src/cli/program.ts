@@ -1,0 +1,37 @@
+import { Command } from 'commander';
+import { readFileSync } from 'node:fs';
+import type { CliIo } from './run-cli.js';
+import { referenceCommand } from './reference-command.js';
+import { checkoutCommand } from './checkout-command.js';
+import { pushCommand } from './push-command.js';
+import { migrateCommand } from './migrate-command.js';
+import { watchCommand } from './watch-command.js';
+
+const packageJson = JSON.parse(
+  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+) as { version: string };
+
+/** The command tree. Each command lives in its own file and only parses, calls and prints. */
+export function buildProgram(io: CliIo): Command {
+  const program = new Command('cms-mirror')
+    .description(
+      'Mirror a multilingual cms-json site into SQLite, build a static site per language, push edits back.',
+    )
+    .version(packageJson.version)
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .exitOverride();
+  for (const command of [
+    referenceCommand(io),
+    checkoutCommand(io),
+    pushCommand(io),
+    migrateCommand(io),
+    watchCommand(io),
+  ]) {
+    program.addCommand(command.exitOverride().configureOutput(program.configureOutput()));
+  }
+  return program;
+}

@@ -1,0 +1,95 @@
+import path from 'node:path';
+import { Command, Option } from 'commander';
+import { resolveSettings, type CommonFlags } from '../config/settings.js';
+import { countersOf, runPush, type RunPushReport } from '../push/index.js';
+import { UsageError } from '../errors.js';
+import type { CliIo } from './run-cli.js';
+
+interface PushFlags extends CommonFlags {
+  dir?: string;
+  dryRun?: boolean;
+  force?: boolean;
+  json?: boolean;
+  validation?: 'normal' | 'require-all-validate';
+  delete?: string;
+}
+
+export function pushCommand(io: CliIo): Command {
+  return new Command('push')
+    .description(
+      'send changed checkout files (and queued edits) to the site through batch requests',
+    )
+    .option('--pipeline <file>', 'pipeline file')
+    .option('--site <url>', 'base URL of the site')
+    .option('--lang <list>', 'languages, e.g. pl,es')
+    .option('--cache <file>', 'SQLite cache')
+    .option('--dir <dir>', 'checkout dir (default: the pipeline\'s push.dir, "content")')
+    .option('--dry-run', 'validate and check for conflicts, send nothing')
+    .option('--force', 'write even items changed on the site since checkout')
+    .addOption(
+      new Option('--validation <mode>', 'batch validation').choices([
+        'require-all-validate',
+        'normal',
+      ]),
+    )
+    .option('--delete <ids>', 'move these post/page ids to the trash, e.g. 12,13')
+    .option('--json', 'print one machine-readable summary')
+    .action(async (flags: PushFlags) => {
+      const settings = resolveSettings(flags, io.env, io.cwd);
+      const report = await runPush(settings, {
+        ...(flags.dir !== undefined ? { dir: path.resolve(io.cwd, flags.dir) } : {}),
+        ...(flags.dryRun ? { dryRun: true } : {}),
+        ...(flags.force ? { force: true } : {}),
+        ...(flags.validation !== undefined ? { validation: flags.validation } : {}),
+        ...(flags.delete !== undefined ? { deleteIds: parseIds(flags.delete) } : {}),
+      });
+      io.exitCode.value = exitCodeOf(report);
+      if (flags.json) {
+        io.stdout.write(`${JSON.stringify(countersOf(report))}\n`);
+      } else {
+        printReport(io, report, flags.dryRun ?? false);
+      }
+    });
+}
+
+/** 2: nothing sent because of invalid input; 3: conflicts or failures left edits pending. */
+export function exitCodeOf(report: RunPushReport): number {
+  if (report.fileProblems.length > 0 || report.invalid.length > 0) return 2;
+  if (report.conflicts.length > 0 || report.failed.length > 0) return 3;
+  return 0;
+}
+
+function printReport(io: CliIo, report: RunPushReport, dryRun: boolean): void {
+  const err = (line: string) => io.stderr.write(`${line}\n`);
+  for (const problem of report.fileProblems) err(problem.message);
+  for (const problem of report.invalid) err(`${problem.file}: ${problem.message}`);
+  if (report.fileProblems.length + report.invalid.length > 0) {
+    err(
+      `push: nothing sent; fix the ${report.fileProblems.length + report.invalid.length} problem(s) above and run push again`,
+    );
+    return;
+  }
+  for (const conflict of report.conflicts) err(`conflict: ${conflict.message}`);
+  for (const failure of report.failed)
+    err(`failed: ${failure.label}: ${failure.code}: ${failure.message} (kept pending)`);
+  if (dryRun) {
+    for (const line of report.plan) io.stdout.write(`would send ${line}\n`);
+    io.stdout.write(
+      `push --dry-run: ${report.plan.length} request(s) would be sent, ${report.conflicts.length} conflict(s)\n`,
+    );
+    return;
+  }
+  io.stdout.write(
+    `push: ${report.sent} sent in ${report.batches} batch call(s): ${report.created} created, ${report.updated} updated, ` +
+      `${report.trashed} trashed; ${report.conflicts.length} conflict(s), ${report.failed.length} failed, ${report.pending} pending\n`,
+  );
+}
+
+function parseIds(value: string): number[] {
+  return value.split(',').map((part) => {
+    const text = part.trim();
+    if (!/^\d+$/.test(text) || Number(text) < 1)
+      throw new UsageError(`--delete: expected ids such as 12,13, got "${text}"`);
+    return Number(text);
+  });
+}

@@ -1,0 +1,58 @@
+import { Command } from 'commander';
+import { startReferenceSite, parseFaults } from '../reference/index.js';
+import type { CliIo } from './run-cli.js';
+import { nonNegativeInt, port } from './option-parsers.js';
+
+interface ReferenceFlags {
+  port: number;
+  host: string;
+  posts?: number;
+  pages?: number;
+  media?: number;
+  seed?: string;
+  faults?: string;
+  hostile?: boolean;
+}
+
+export function referenceCommand(io: CliIo): Command {
+  return new Command('reference')
+    .description('serve the embedded reference site (a faithful cms-json server with demo content)')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', port, 8787)
+    .option('--host <address>', 'address to bind', '127.0.0.1')
+    .option('--posts <n>', 'posts per language', nonNegativeInt)
+    .option('--pages <n>', 'pages per language', nonNegativeInt)
+    .option('--media <n>', 'media items per language', nonNegativeInt)
+    .option('--seed <text>', 'seed for the deterministic content')
+    .option('--faults <spec>', 'inject faults, e.g. latency=20ms,error=0.1,429=0.05,reset=0.02')
+    .option('--hostile', 'add items with hostile slugs, links and file names')
+    .action(async (flags: ReferenceFlags) => {
+      const faults = flags.faults === undefined ? undefined : parseFaults(flags.faults);
+      const site = await startReferenceSite({
+        host: flags.host,
+        port: flags.port,
+        ...(flags.posts !== undefined ? { posts: flags.posts } : {}),
+        ...(flags.pages !== undefined ? { pages: flags.pages } : {}),
+        ...(flags.media !== undefined ? { media: flags.media } : {}),
+        ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
+        ...(faults !== undefined ? { faults } : {}),
+        ...(flags.hostile ? { hostile: true } : {}),
+      });
+      io.stdout.write(
+        [
+          `Reference site: ${site.url}`,
+          `  pl: ${site.url}/pl/cms-json/`,
+          `  es: ${site.url}/es/cms-json/`,
+          `CMS_USER=${site.credentials.user}`,
+          `CMS_APP_PASSWORD=${site.credentials.password}`,
+          'Press Ctrl+C to stop.',
+          '',
+        ].join('\n'),
+      );
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      await site.close();
+    });
+}

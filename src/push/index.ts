@@ -1,0 +1,54 @@
+export {
+  checkoutPath,
+  fieldsFromItem,
+  fileSafeSlug,
+  locateCheckoutFile,
+  parseCheckout,
+  serializeCheckout,
+  CHECKOUT_TYPES,
+  EDITABLE_FIELDS,
+  MARKER_FIELDS,
+} from './checkout-file.js';
+export type { CheckoutDocument, CheckoutType, EditableFields } from './checkout-file.js';
+export { checkout } from './checkout.js';
+export type { CheckoutOptions, CheckoutSummary } from './checkout.js';
+export { changedFields } from './edit-diff.js';
+export { validateEdit, checkValue, isDateTime } from './validate-edit.js';
+export type {
+  ArgDescriptors,
+  EditProblem,
+  EditValidation,
+  ValidateEditOptions,
+} from './validate-edit.js';
+export { planBatches, BATCH_LIMIT } from './batch-planner.js';
+export type { BatchChunk, BatchPlan, PlannedEdit } from './batch-planner.js';
+export { interpretBatchResult, siteError, NOT_RUN_MESSAGE } from './batch-result.js';
+export type { SubFailure, SubOutcome, SubSuccess } from './batch-result.js';
+export { chunkIds, describeConflict, findConflicts } from './conflicts.js';
+export type { Conflict, EditBase } from './conflicts.js';
+export { recordDeletes, recordFileEdits, listItemFiles, TRASH_FIELDS } from './record-edits.js';
+export type { RecordEditsOptions, RecordEditsSummary } from './record-edits.js';
+export { pushEdits, labelOf } from './push.js';
+export type { PushFailure, PushOptions, PushSummary } from './push.js';
+export { runPush, countersOf, requirePushCredentials } from './run-push.js';
+export type { RunPushOptions, RunPushReport } from './run-push.js';
+export { openSiteSession, PUSH_NEEDS } from './site-session.js';
+export type { OpenSessionOptions, SiteSession } from './site-session.js';
+export { fetchRemoteModified, EDITABLE_STATUSES } from './remote-modified.js';
+export { formatPlan, orderParentsFirst, planMigration } from './migrate-planner.js';
+export type { MigrateType, MigrationPlan, PlanStep, SourceItem } from './migrate-planner.js';
+export {
+  mapUrl,
+  mediaFields,
+  mediaFileName,
+  mediaUrlPairs,
+  postBody,
+  rewriteContent,
+} from './migrate-remap.js';
+export type { RemapContext, RemapResult } from './migrate-remap.js';
+export { migrate } from './migrate.js';
+export type { MigrateOptions, MigrateReport } from './migrate.js';
+export { copySeoSettings, INDEXING_ROUTES } from './migrate-seo.js';
+export type { SeoReport } from './migrate-seo.js';
+export { sourceSiteOf } from './migrate-source.js';
+export type { SourceSeo, SourceSite } from './migrate-source.js';

@@ -1,0 +1,475 @@
+import { CmsClient, type CmsResponse } from '../client/index.js';
+import type { Credentials } from '../config/settings.js';
+import type { HttpSettings } from '../config/pipeline-schema.js';
+import { CmsMirrorError, HttpError } from '../errors.js';
+import { openStore, type Store } from '../store/index.js';
+import { BATCH_LIMIT } from './batch-planner.js';
+import { interpretBatchResult } from './batch-result.js';
+import { chunkIds } from './conflicts.js';
+import {
+  formatPlan,
+  planMigration,
+  type MigrateType,
+  type MigrationPlan,
+  type PlanStep,
+  type SourceItem,
+} from './migrate-planner.js';
+import {
+  mediaFields,
+  mediaFileName,
+  mediaUrlPairs,
+  postBody,
+  type RemapContext,
+} from './migrate-remap.js';
+import { copySeoSettings, type SeoReport } from './migrate-seo.js';
+import { sourceSiteOf } from './migrate-source.js';
+import { openSiteSession, type SiteSession } from './site-session.js';
+
+/**
+ * `migrate`: a language of a source cache re-created on another site. Media first, pages
+ * parents-first, then posts; ids and URLs remapped. Idempotent and resumable: every create is
+ * recorded in `id_map` (in the source cache) right after its answer, and before creating, the
+ * target is searched by slug for items a killed run created without recording them.
+ */
+
+export interface MigrateOptions {
+  /** The source cache (`id_map` rows are written into it). */
+  readonly fromCache: string;
+  readonly fromLang: string;
+  /** Base URL of the target site. */
+  readonly to: string;
+  readonly toLang: string;
+  readonly credentials: Credentials | undefined;
+  readonly http?: Partial<HttpSettings>;
+  /** Print the plan, create nothing. @default false */
+  readonly dryRun?: boolean;
+  /** Source author id → target author id. @default none (the target's importing user) */
+  readonly authors?: ReadonlyMap<number, number>;
+  /** Progress lines (one per created batch or media). */
+  readonly onLine?: (line: string) => void;
+}
+
+export interface MigrateReport {
+  created: Record<MigrateType, number>;
+  /** Already in `id_map`. */
+  skipped: number;
+  /** Found on the target by slug (a previous run created them but stopped before recording). */
+  recovered: number;
+  failed: { type: MigrateType; sourceId: number; message: string }[];
+  warnings: string[];
+  /** The dry-run plan as text (also filled on a real run). */
+  planText: string;
+  /** Requests made to the target (batch calls count once). */
+  requests: number;
+  batches: number;
+  seo: SeoReport | undefined;
+}
+
+export async function migrate(options: MigrateOptions): Promise<MigrateReport> {
+  const store = openStore(options.fromCache);
+  try {
+    return await migrateWith(store, options);
+  } finally {
+    store.close();
+  }
+}
+
+async function migrateWith(store: Store, options: MigrateOptions): Promise<MigrateReport> {
+  const source = sourceSiteOf(store, options.fromLang);
+  const items = loadSourceItems(store, options.fromLang);
+  const report: MigrateReport = {
+    created: { media: 0, pages: 0, posts: 0 },
+    skipped: 0,
+    recovered: 0,
+    failed: [],
+    warnings: [],
+    planText: '',
+    requests: 0,
+    batches: 0,
+    seo: undefined,
+  };
+  const sourceKey = `${source.url}#${options.fromLang}`;
+  const targetKey = `${options.to.replace(/\/+$/, '')}#${options.toLang}`;
+  const mapped = (type: MigrateType, id: number) => store.idMap.get(sourceKey, type, id, targetKey);
+  const plan = planMigration(items, mapped);
+  report.planText = formatPlan(plan);
+  report.warnings.push(...plan.warnings);
+  if (options.dryRun) {
+    report.skipped = plan.steps.filter((step) => step.action === 'skip').length;
+    return report;
+  }
+  if (options.credentials === undefined) {
+    throw new CmsMirrorError(
+      'E_CONFIG',
+      'migrate needs credentials for the target: set CMS_USER and CMS_APP_PASSWORD',
+      { exitCode: 2 },
+    );
+  }
+  const session = await openSiteSession({
+    site: options.to,
+    lang: options.toLang,
+    credentials: options.credentials,
+    ...(options.http ? { http: options.http } : {}),
+    needs: [
+      { route: 'cms/v2/media', methods: ['GET', 'POST'] },
+      { route: 'cms/v2/pages', methods: ['GET', 'POST'] },
+      { route: 'cms/v2/posts', methods: ['GET', 'POST'] },
+    ],
+  });
+  let sourceClient: CmsClient | undefined;
+  try {
+    const byId = new Map(items.map((item) => [`${item.type}:${item.id}`, item]));
+    const context = remapContext(store, sourceKey, targetKey, source, session, options.authors);
+    // Everything already mapped is known to the remapper (ids, media URLs, links).
+    for (const step of plan.steps) if (step.action === 'skip') report.skipped += 1;
+    await recoverBySlug(store, session, plan, byId, { sourceKey, targetKey }, context, report);
+
+    const pending = (type: MigrateType) =>
+      plan.steps.filter((step) => step.type === type && mapped(type, step.sourceId) === undefined);
+
+    for (const step of pending('media')) {
+      const item = byId.get(`media:${step.sourceId}`)!;
+      try {
+        const bytes = await mediaBytes(
+          store,
+          item,
+          () => (sourceClient ??= new CmsClient({ site: source.url, lang: options.fromLang })),
+        );
+        const response = await createMedia(session, item, bytes, context);
+        report.requests += 1;
+        const target = response.data;
+        store.idMap.set(sourceKey, 'media', item.id, targetKey, target.id as number);
+        context.ids.media.set(item.id, target.id as number);
+        for (const [from, to] of mediaUrlPairs(item.json, target)) context.urls.set(from, to);
+        report.created.media += 1;
+        options.onLine?.(`created media ${item.id} → ${String(target.id)}`);
+      } catch (error) {
+        if (!(error instanceof CmsMirrorError)) throw error;
+        report.failed.push({ type: 'media', sourceId: item.id, message: error.message });
+      }
+    }
+
+    const maxItems = Math.min(BATCH_LIMIT, session.index.batchMaxItems());
+    // Pages level by level: a level's parents were all created by the previous one.
+    const pages = pending('pages');
+    const depth = depthsOf(plan.steps);
+    const levels = [...new Set(pages.map((step) => depth.get(step.sourceId) ?? 0))].sort(
+      (a, b) => a - b,
+    );
+    for (const level of levels) {
+      const steps = pages.filter((step) => (depth.get(step.sourceId) ?? 0) === level);
+      await createInBatches(
+        store,
+        session,
+        'pages',
+        steps,
+        byId,
+        context,
+        { sourceKey, targetKey },
+        maxItems,
+        report,
+        options.onLine,
+      );
+    }
+    await createInBatches(
+      store,
+      session,
+      'posts',
+      pending('posts'),
+      byId,
+      context,
+      { sourceKey, targetKey },
+      maxItems,
+      report,
+      options.onLine,
+    );
+
+    report.seo = await copySeoSettings(session, source.seo, context, report.warnings);
+    report.requests += report.seo.requests;
+    return report;
+  } finally {
+    await session.client.close();
+    await sourceClient?.close();
+  }
+}
+
+function loadSourceItems(store: Store, lang: string): SourceItem[] {
+  const items: SourceItem[] = [];
+  for (const type of ['media', 'pages', 'posts'] as const) {
+    for (const row of store.items.iterate(lang, type)) {
+      items.push({ type, id: row.id, json: JSON.parse(row.json) as Record<string, unknown> });
+    }
+  }
+  return items;
+}
+
+function remapContext(
+  store: Store,
+  sourceKey: string,
+  targetKey: string,
+  source: { url: string; home: string },
+  session: SiteSession,
+  authors: ReadonlyMap<number, number> | undefined,
+): RemapContext & { ids: Record<MigrateType, Map<number, number>>; urls: Map<string, string> } {
+  const ids: Record<MigrateType, Map<number, number>> = {
+    media: new Map(),
+    pages: new Map(),
+    posts: new Map(),
+  };
+  for (const mapping of store.idMap.list(sourceKey, targetKey)) {
+    if (mapping.type === 'media' || mapping.type === 'pages' || mapping.type === 'posts') {
+      ids[mapping.type].set(mapping.sourceId, mapping.targetId);
+    }
+  }
+  return {
+    ids,
+    authors: authors ?? new Map(),
+    urls: new Map(),
+    sourceHome: source.home,
+    targetHome: session.index.home || `${session.client.options.site}/${session.lang}/`,
+    sourceUrl: source.url,
+    targetUrl: session.index.url || session.client.options.site,
+  };
+}
+
+/**
+ * Items a previous run created but did not record (killed between the create and the
+ * `id_map` write): found by slug (and, when both have one, the same GMT date) and recorded,
+ * never created twice. Also fills the URL map for everything already mapped.
+ */
+async function recoverBySlug(
+  store: Store,
+  session: SiteSession,
+  plan: MigrationPlan,
+  byId: Map<string, SourceItem>,
+  keys: { sourceKey: string; targetKey: string },
+  context: RemapContext & {
+    ids: Record<MigrateType, Map<number, number>>;
+    urls: Map<string, string>;
+  },
+  report: MigrateReport,
+): Promise<void> {
+  for (const type of ['media', 'pages', 'posts'] as const) {
+    const steps = plan.steps.filter((step) => step.type === type);
+    const mappedIds = steps.filter((step) => context.ids[type].has(step.sourceId));
+    const unmapped = steps.filter(
+      (step) => !context.ids[type].has(step.sourceId) && step.slug !== '',
+    );
+    const perPage = session.index.perPageMax(`cms/v2/${type}`);
+    const statuses =
+      type === 'media'
+        ? ['inherit', 'private']
+        : ['publish', 'future', 'draft', 'pending', 'private'];
+    // Target items already mapped: fetch them (by id) to learn their URLs for rewriting.
+    for (const chunk of chunkIds(
+      mappedIds.map((step) => context.ids[type].get(step.sourceId)!),
+      perPage,
+    )) {
+      const page = await session.client.listPage<Record<string, unknown>>(`cms/v2/${type}`, {
+        include: chunk,
+        per_page: chunk.length,
+        context: 'edit',
+        status: statuses,
+      });
+      report.requests += 1;
+      const targets = new Map(page.items.map((item) => [item.id as number, item]));
+      for (const step of mappedIds) {
+        const target = targets.get(context.ids[type].get(step.sourceId)!);
+        const item = byId.get(`${type}:${step.sourceId}`);
+        if (target && item) rememberUrls(context, type, item.json, target);
+      }
+    }
+    for (let start = 0; start < unmapped.length; start += perPage) {
+      const chunk = unmapped.slice(start, start + perPage);
+      const page = await session.client.listPage<Record<string, unknown>>(`cms/v2/${type}`, {
+        slug: chunk.map((step) => step.slug),
+        per_page: perPage,
+        context: 'edit',
+        status: statuses,
+      });
+      report.requests += 1;
+      for (const step of chunk) {
+        const item = byId.get(`${type}:${step.sourceId}`)!;
+        const match = page.items.find((candidate) => sameItem(item.json, candidate));
+        if (match === undefined || typeof match.id !== 'number') continue;
+        store.idMap.set(keys.sourceKey, type, step.sourceId, keys.targetKey, match.id);
+        context.ids[type].set(step.sourceId, match.id);
+        rememberUrls(context, type, item.json, match);
+        report.recovered += 1;
+      }
+    }
+  }
+}
+
+function sameItem(
+  source: Readonly<Record<string, unknown>>,
+  target: Readonly<Record<string, unknown>>,
+): boolean {
+  if (target.slug !== source.slug) return false;
+  if (typeof source.date_gmt === 'string' && typeof target.date_gmt === 'string') {
+    return source.date_gmt.slice(0, 19) === target.date_gmt.slice(0, 19);
+  }
+  return true;
+}
+
+function rememberUrls(
+  context: { urls: Map<string, string> },
+  type: MigrateType,
+  source: Readonly<Record<string, unknown>>,
+  target: Readonly<Record<string, unknown>>,
+): void {
+  if (type === 'media') {
+    for (const [from, to] of mediaUrlPairs(source, target)) context.urls.set(from, to);
+  } else if (typeof source.link === 'string' && typeof target.link === 'string') {
+    context.urls.set(source.link, target.link);
+  }
+}
+
+async function mediaBytes(
+  store: Store,
+  item: SourceItem,
+  sourceClient: () => CmsClient,
+): Promise<Buffer> {
+  const url = typeof item.json.source_url === 'string' ? item.json.source_url : undefined;
+  if (url === undefined)
+    throw new CmsMirrorError('E_INPUT', `media ${item.id} has no source_url`, { exitCode: 2 });
+  const file = store.media.getFile(url);
+  const blob = file === undefined ? undefined : store.media.getBlob(file.sha256);
+  if (blob !== undefined) return blob;
+  // Not in the cache (not a backup pull): fetch it from the source site while it still answers.
+  const download = await sourceClient().download(url, { allowedOrigins: [new URL(url).origin] });
+  return download.data;
+}
+
+async function createMedia(
+  session: SiteSession,
+  item: SourceItem,
+  bytes: Buffer,
+  context: RemapContext,
+): Promise<CmsResponse<Record<string, unknown>>> {
+  const name = mediaFileName(item.json);
+  const mime =
+    typeof item.json.mime_type === 'string' ? item.json.mime_type : 'application/octet-stream';
+  return session.client.request<Record<string, unknown>>('POST', 'cms/v2/media', {
+    query: mediaFields(item.json, context),
+    rawBody: { data: bytes, contentType: mime },
+    headers: { 'content-disposition': `attachment; filename="${name}"` },
+    idempotent: false,
+  });
+}
+
+async function createInBatches(
+  store: Store,
+  session: SiteSession,
+  type: 'pages' | 'posts',
+  steps: readonly PlanStep[],
+  byId: Map<string, SourceItem>,
+  context: RemapContext & {
+    ids: Record<MigrateType, Map<number, number>>;
+    urls: Map<string, string>;
+  },
+  keys: { sourceKey: string; targetKey: string },
+  maxItems: number,
+  report: MigrateReport,
+  onLine: ((line: string) => void) | undefined,
+): Promise<void> {
+  const batchable = session.index.allowsBatch(`cms/v2/${type}`, 'POST');
+  for (let start = 0; start < steps.length; start += batchable ? maxItems : 1) {
+    const chunkSteps = steps.slice(start, start + (batchable ? maxItems : 1));
+    const bodies = chunkSteps.map((step) => {
+      const result = postBody(
+        type,
+        byId.get(`${type}:${step.sourceId}`)!.json,
+        step.parentSourceId,
+        context,
+      );
+      for (const note of result.notes) report.warnings.push(`${type} ${step.sourceId}: ${note}`);
+      return result.body;
+    });
+    const refs = chunkSteps.map((step) => String(step.sourceId));
+    const requests = bodies.map((body) => ({
+      method: 'POST' as const,
+      path: `/cms/v2/${type}`,
+      body,
+    }));
+    let outcomes;
+    if (batchable) {
+      // `normal`: one refused item must not hold back the 24 others; it is reported.
+      const result = await session.client.batch(requests, 'normal', { idempotent: false });
+      report.batches += 1;
+      outcomes = interpretBatchResult({ lang: session.lang, requests, refs }, result);
+    } else {
+      outcomes = [await createOne(session, type, bodies[0]!, refs[0]!)];
+    }
+    report.requests += 1;
+    store.transaction(() => {
+      for (const outcome of outcomes) {
+        if (!outcome.ok) continue;
+        store.idMap.set(
+          keys.sourceKey,
+          type,
+          Number(outcome.ref),
+          keys.targetKey,
+          outcome.item.id as number,
+        );
+      }
+    });
+    for (const outcome of outcomes) {
+      const sourceId = Number(outcome.ref);
+      if (!outcome.ok) {
+        report.failed.push({ type, sourceId, message: `${outcome.code}: ${outcome.message}` });
+        continue;
+      }
+      context.ids[type].set(sourceId, outcome.item.id as number);
+      rememberUrls(context, type, byId.get(`${type}:${sourceId}`)!.json, outcome.item);
+      report.created[type] += 1;
+    }
+    onLine?.(`created ${outcomes.filter((o) => o.ok).length}/${outcomes.length} ${type}`);
+  }
+}
+
+async function createOne(
+  session: SiteSession,
+  type: string,
+  body: Record<string, unknown>,
+  ref: string,
+) {
+  try {
+    const response = await session.client.request<Record<string, unknown>>(
+      'POST',
+      `cms/v2/${type}`,
+      { body, idempotent: false },
+    );
+    return { ref, ok: true as const, status: response.status, item: response.data };
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    return {
+      ref,
+      ok: false as const,
+      status: error.status,
+      code: error.serverCode ?? `http_${error.status}`,
+      message: error.serverMessage ?? error.message,
+      notRun: false,
+    };
+  }
+}
+
+/** Depth of each page in the plan (0 = top level), from the plan's parent links. */
+function depthsOf(steps: readonly PlanStep[]): Map<number, number> {
+  const parent = new Map(
+    steps
+      .filter((step) => step.type === 'pages')
+      .map((step) => [step.sourceId, step.parentSourceId]),
+  );
+  const depth = new Map<number, number>();
+  const of = (id: number, guard = 0): number => {
+    const known = depth.get(id);
+    if (known !== undefined) return known;
+    const up = parent.get(id) ?? 0;
+    const value = up === 0 || guard > steps.length ? 0 : of(up, guard + 1) + 1;
+    depth.set(id, value);
+    return value;
+  };
+  for (const id of parent.keys()) of(id);
+  return depth;
+}

@@ -1,0 +1,190 @@
+import { verifyCredentials, type BatchValidation } from '../client/index.js';
+import { ConfigError, UsageError } from '../errors.js';
+import type { Settings } from '../config/settings.js';
+import { openStore, type Store } from '../store/index.js';
+import type { CheckoutType } from './checkout-file.js';
+import { pushEdits, type PushSummary } from './push.js';
+import { recordDeletes, recordFileEdits } from './record-edits.js';
+import { openSiteSession, PUSH_NEEDS, type SiteSession } from './site-session.js';
+
+/**
+ * The whole `push` as a library call: pick up changed checkout files, queue `--delete`
+ * requests, then push everything queued. The CLI and `watch` both call this.
+ */
+
+export interface RunPushOptions {
+  /** Checkout dir. @default settings.push.dir */
+  readonly dir?: string;
+  readonly dryRun?: boolean;
+  readonly force?: boolean;
+  /** @default settings.push.validation */
+  readonly validation?: BatchValidation;
+  /** Item ids to move to the trash (looked up in the cache among the languages). */
+  readonly deleteIds?: readonly number[];
+  /** Only these files were touched (watch); @default scan the whole checkout dir */
+  readonly files?: readonly string[];
+  /** @default true */
+  readonly localEnumCheck?: boolean;
+  /** An open store to use (watch keeps one); @default opens settings.cache */
+  readonly store?: Store;
+}
+
+export interface RunPushReport extends PushSummary {
+  /** Files whose front matter could not be read: nothing was sent. */
+  fileProblems: { file: string; message: string }[];
+  /** Edits recorded from files in this run. */
+  recorded: number;
+}
+
+export async function runPush(
+  settings: Settings,
+  options: RunPushOptions = {},
+): Promise<RunPushReport> {
+  const credentials = requirePushCredentials(settings);
+  if (!settings.site)
+    throw new ConfigError('no site: give --site URL or "site:" in the pipeline file', {
+      field: 'site',
+    });
+  const site = settings.site;
+  const dir = options.dir ?? settings.push.dir;
+  const store = options.store ?? openStore(settings.cache);
+  const sessions = new Map<string, Promise<SiteSession>>();
+  const runId = store.runs.start('push');
+  try {
+    const languages = settings.languages.length > 0 ? settings.languages : store.items.langs();
+    const recorded = recordFileEdits({
+      store,
+      dir,
+      languages,
+      ...(options.files ? { files: options.files } : {}),
+    });
+    const report: RunPushReport = {
+      ...emptySummary(),
+      fileProblems: recorded.problems.map((problem) => ({
+        file: problem.file,
+        message: problem.message,
+      })),
+      recorded: recorded.recorded.length,
+    };
+    if (report.fileProblems.length > 0) {
+      store.runs.finish(runId, 'failed', { invalid: report.fileProblems.length });
+      return report;
+    }
+    if (options.deleteIds !== undefined && options.deleteIds.length > 0) {
+      recordDeletes(store, resolveDeletes(store, languages, options.deleteIds));
+    }
+    const summary = await pushEdits({
+      store,
+      dir,
+      languages,
+      session: (lang) => {
+        let session = sessions.get(lang);
+        if (!session) {
+          session = openSiteSession({
+            site,
+            lang,
+            credentials,
+            http: settings.http,
+            needs: PUSH_NEEDS,
+          }).then(async (opened) => {
+            await verifyCredentials(opened.client, { names: settings.credentialNames });
+            return opened;
+          });
+          sessions.set(lang, session);
+        }
+        return session;
+      },
+      fileHashes: recorded.hashes,
+      ...(options.force !== undefined ? { force: options.force } : {}),
+      ...(options.dryRun !== undefined ? { dryRun: options.dryRun } : {}),
+      validation: options.validation ?? settings.push.validation,
+      ...(options.localEnumCheck !== undefined ? { localEnumCheck: options.localEnumCheck } : {}),
+    });
+    Object.assign(report, summary);
+    const status =
+      summary.invalid.length > 0
+        ? 'failed'
+        : summary.conflicts.length + summary.failed.length > 0
+          ? 'partial'
+          : 'ok';
+    store.runs.finish(runId, status, countersOf(report));
+    return report;
+  } catch (error) {
+    store.runs.finish(runId, 'failed', {
+      error: error instanceof Error ? error.message : String(error),
+    });
+    throw error;
+  } finally {
+    await Promise.all(
+      [...sessions.values()].map((session) =>
+        session.then((opened) => opened.client.close()).catch(() => undefined),
+      ),
+    );
+    if (options.store === undefined) store.close();
+  }
+}
+
+/** Writing needs credentials; say which variables, never their values. */
+export function requirePushCredentials(settings: Settings) {
+  if (settings.credentials === undefined) {
+    throw new ConfigError(
+      `writing to the site needs credentials: set ${settings.credentialNames.user} and ${settings.credentialNames.password} (an application password)`,
+      { field: settings.credentialNames.user },
+    );
+  }
+  return settings.credentials;
+}
+
+/** The machine-readable summary `--json` prints. */
+export function countersOf(report: RunPushReport): Record<string, number> {
+  return {
+    sent: report.sent,
+    batches: report.batches,
+    created: report.created,
+    updated: report.updated,
+    trashed: report.trashed,
+    conflicts: report.conflicts.length,
+    failed: report.failed.length,
+    pending: report.pending,
+    invalid: report.invalid.length + report.fileProblems.length,
+  };
+}
+
+function emptySummary(): PushSummary {
+  return {
+    sent: 0,
+    batches: 0,
+    created: 0,
+    updated: 0,
+    trashed: 0,
+    conflicts: [],
+    failed: [],
+    pending: 0,
+    invalid: [],
+    plan: [],
+  };
+}
+
+/** `--delete 12,13`: each id must name exactly one cached post or page among the languages. */
+function resolveDeletes(
+  store: Store,
+  languages: readonly string[],
+  ids: readonly number[],
+): { lang: string; type: CheckoutType; id: number }[] {
+  return ids.map((id) => {
+    const found: { lang: string; type: CheckoutType; id: number }[] = [];
+    for (const lang of languages) {
+      for (const type of ['posts', 'pages'] as const) {
+        if (store.items.get(lang, type, id) !== undefined) found.push({ lang, type, id });
+      }
+    }
+    if (found.length === 0)
+      throw new UsageError(`--delete ${id}: no post or page ${id} in the cache (pull first)`);
+    if (found.length > 1) {
+      throw new UsageError(
+        `--delete ${id}: item ${id} exists in ${found.map((f) => `${f.lang}/${f.type}`).join(' and ')}; give --lang`,
+      );
+    }
+    return found[0]!;
+  });
+}

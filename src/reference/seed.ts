@@ -1,0 +1,468 @@
+import { imageSizes, minimalPdf, registerFile, registerSeedImage } from './media-files.js';
+import type { Rgb } from './png.js';
+import { sanitizeSlug } from './render.js';
+import { pick, randomInt, rngFor } from './rng.js';
+import type { Rng } from './rng.js';
+import { emptySeoState } from './seo-state.js';
+import { seedTextFor } from './seed-text.js';
+import type { SeedText } from './seed-text.js';
+import { siteYearMonth } from './site-dates.js';
+import { LangStore } from './store.js';
+import type { StoredItem, Term } from './store.js';
+import { revisionsFor, richContent } from './seed-content.js';
+import { addHostileItems } from './hostile.js';
+
+/**
+ * Deterministic seed content. The same seed gives the same items (ids, dates, text) on every
+ * run; `pl` and `es` differ in every text and slug; translations share id and type. The first
+ * RICH_POSTS posts carry real HTML (headings, images, internal links, embeds) and every
+ * status; further posts are short, so 100,000 of them seed in seconds.
+ */
+export interface SeedOptions {
+  readonly seed: string;
+  readonly posts: number;
+  readonly pages: number;
+  readonly media: number;
+  readonly languages: readonly string[];
+  readonly hostile: boolean;
+  readonly base: string;
+}
+
+/** The instant seeded content is dated relative to (2025-01-15T09:30:00Z). */
+export const SEED_EPOCH = Date.UTC(2025, 0, 15, 9, 30, 0) / 1000;
+export const RICH_POSTS = 24;
+const DAY = 86_400;
+
+/** Statuses and flags of the rich posts, by index. */
+const RICH_STATUS: Readonly<Record<number, string>> = {
+  3: 'draft',
+  4: 'pending',
+  6: 'private',
+  7: 'future',
+  8: 'trash',
+};
+const PASSWORD_POST = 2;
+const STICKY_POSTS = new Set([0, 10]);
+const FORMATS: Readonly<Record<number, string>> = { 11: 'video', 12: 'gallery', 13: 'aside' };
+/** Post 14 is dated just after midnight GMT on the 1st: its local month differs in pl and es. */
+const MIDNIGHT_POST = 14;
+/** Items that exist in one language only (by language position). */
+const ONLY_FIRST_LANGUAGE = { post: 5, page: 6 };
+const ONLY_SECOND_LANGUAGE = { post: 9 };
+
+const PAGE_PARENTS: readonly number[] = [-1, -1, -1, 2, 2, -1, 4, -1];
+const IMAGE_BOXES: readonly (readonly [number, number])[] = [
+  [640, 400],
+  [600, 600],
+  [720, 480],
+  [480, 640],
+];
+
+interface PlannedItem {
+  readonly id: number;
+  readonly revisionIds: readonly number[];
+  readonly autosaveId: number | undefined;
+}
+
+interface Plan {
+  readonly media: readonly number[];
+  readonly pages: readonly PlannedItem[];
+  /** Ids of posts; rich posts are followed by their revision ids. */
+  readonly postIds: Int32Array;
+  readonly richPosts: readonly PlannedItem[];
+  readonly nextId: number;
+}
+
+function revisionCount(kind: 'post' | 'page', index: number): number {
+  if (kind === 'post') return index <= 1 ? 3 : 1;
+  return index === 2 ? 2 : 1;
+}
+
+function hasAutosave(kind: 'post' | 'page', index: number): boolean {
+  return (kind === 'post' && index === 1) || (kind === 'page' && index === 2);
+}
+
+/** One id space shared by every language, so translations get the same id. */
+function makePlan(options: SeedOptions): Plan {
+  let next = 1;
+  const media = Array.from({ length: options.media }, () => next++);
+  const planItem = (kind: 'post' | 'page', index: number): PlannedItem => {
+    const id = next++;
+    const revisionIds = Array.from({ length: revisionCount(kind, index) }, () => next++);
+    const autosaveId = hasAutosave(kind, index) ? next++ : undefined;
+    return { id, revisionIds, autosaveId };
+  };
+  const pages = Array.from({ length: options.pages }, (_, index) => planItem('page', index));
+  const postIds = new Int32Array(options.posts);
+  const richPosts: PlannedItem[] = [];
+  for (let index = 0; index < options.posts; index++) {
+    if (index < RICH_POSTS) {
+      const planned = planItem('post', index);
+      richPosts.push(planned);
+      postIds[index] = planned.id;
+    } else postIds[index] = next++;
+  }
+  return { media, pages, postIds, richPosts, nextId: next };
+}
+
+function inLanguage(
+  kind: 'post' | 'page',
+  index: number,
+  langIndex: number,
+  languageCount: number,
+): boolean {
+  if (index === ONLY_FIRST_LANGUAGE[kind]) return langIndex === 0 || languageCount === 1;
+  if (kind === 'post' && index === ONLY_SECOND_LANGUAGE.post)
+    return langIndex === 1 || languageCount === 1;
+  return true;
+}
+
+function baseItem(id: number, type: StoredItem['type'], dateGmt: number): StoredItem {
+  return {
+    id,
+    type,
+    dateGmt,
+    modifiedGmt: dateGmt,
+    slug: '',
+    status: 'publish',
+    password: '',
+    title: '',
+    content: '',
+    excerpt: '',
+    author: 1,
+    featuredMedia: 0,
+    commentStatus: type === 'post' ? 'open' : 'closed',
+    pingStatus: type === 'post' ? 'open' : 'closed',
+    template: '',
+    format: 'standard',
+    sticky: false,
+    categories: [],
+    tags: [],
+    parent: 0,
+    menuOrder: 0,
+    meta: type === 'attachment' ? {} : { footnotes: '' },
+    media: undefined,
+  };
+}
+
+function seedTerms(text: SeedText): Term[] {
+  const parents = [0, 0, 2, 0, 4, 0, 3];
+  const categories = text.categories.map((name, index) => ({
+    id: index + 1,
+    taxonomy: 'category' as const,
+    name,
+    slug: sanitizeSlug(name),
+    parent: parents[index] ?? 0,
+  }));
+  const tags = text.tags.map((name, index) => ({
+    id: 10 + index,
+    taxonomy: 'post_tag' as const,
+    name,
+    slug: sanitizeSlug(name),
+    parent: 0,
+  }));
+  return [...categories, ...tags];
+}
+
+function colour(rng: Rng): Rgb {
+  return [randomInt(rng, 0, 255), randomInt(rng, 0, 255), randomInt(rng, 0, 255)];
+}
+
+function seedMedia(
+  options: SeedOptions,
+  plan: Plan,
+  store: LangStore,
+  text: SeedText,
+): StoredItem[] {
+  const lang = store.settings.lang;
+  return plan.media.map((id, index) => {
+    const rng = rngFor(options.seed, 'media', index);
+    const textRng = rngFor(options.seed, lang, 'media', index);
+    const [title, alt, caption] = text.mediaTitles[index % text.mediaTitles.length] as readonly [
+      string,
+      string,
+      string,
+    ];
+    const fullTitle = index < text.mediaTitles.length ? title : `${title} ${index + 1}`;
+    const dateGmt = SEED_EPOCH - 200 * DAY + index * 2 * DAY + randomInt(rng, 0, 3600);
+    const [year, month] = siteYearMonth(dateGmt, store.settings.gmtOffset);
+    const isPdf = index % 6 === 5;
+    const slug = sanitizeSlug(fullTitle);
+    const fileName = `${slug}.${isPdf ? 'pdf' : 'png'}`;
+    const item = baseItem(id, 'attachment', dateGmt);
+    item.status = 'inherit';
+    item.slug = slug;
+    item.title = fullTitle;
+    item.author = index % 2 === 0 ? 1 : 2;
+    item.parent =
+      index < plan.richPosts.length && index !== 5 && index !== 9
+        ? (plan.richPosts[index]?.id ?? 0)
+        : 0;
+    const file = `${year}/${month}/${fileName}`;
+    if (isPdf) {
+      item.media = {
+        file,
+        mimeType: 'application/pdf',
+        width: undefined,
+        height: undefined,
+        altText: '',
+        caption,
+        description: '',
+        sizes: [],
+      };
+      const bytes = minimalPdf(fullTitle);
+      registerFile(store, options.base, file, {
+        owner: id,
+        mimeType: 'application/pdf',
+        lastModified: dateGmt,
+        bytes: () => bytes,
+      });
+    } else {
+      const [width, height] = IMAGE_BOXES[index % IMAGE_BOXES.length] as readonly [number, number];
+      item.media = {
+        file,
+        mimeType: 'image/png',
+        width,
+        height,
+        altText: alt,
+        caption,
+        description: pick(textRng, text.sentences),
+        sizes: imageSizes(fileName, 'image/png', width, height),
+      };
+      registerSeedImage(
+        store,
+        options.base,
+        id,
+        item.media,
+        { background: colour(rng), foreground: colour(rng), stripe: randomInt(rng, 12, 48) },
+        dateGmt,
+      );
+    }
+    return item;
+  });
+}
+
+function seedPages(
+  options: SeedOptions,
+  plan: Plan,
+  store: LangStore,
+  text: SeedText,
+  langIndex: number,
+): StoredItem[] {
+  const out: StoredItem[] = [];
+  plan.pages.forEach((planned, index) => {
+    if (!inLanguage('page', index, langIndex, options.languages.length)) return;
+    const rng = rngFor(options.seed, 'page', index);
+    const dateGmt = SEED_EPOCH - 300 * DAY + index * DAY + randomInt(rng, 0, 7200);
+    const item = baseItem(planned.id, 'page', dateGmt);
+    const title = text.pageTitles[index] ?? `${text.extraPage} ${index + 1}`;
+    item.title = title;
+    item.slug =
+      index < text.pageTitles.length
+        ? sanitizeSlug(title)
+        : `${sanitizeSlug(text.extraPage)}-${index + 1}`;
+    const parentIndex =
+      index < PAGE_PARENTS.length
+        ? (PAGE_PARENTS[index] as number)
+        : index % 4 === 0
+          ? -1
+          : index - (index % 4);
+    item.parent = parentIndex >= 0 ? (plan.pages[parentIndex]?.id ?? 0) : 0;
+    item.menuOrder = index;
+    item.status = index === 7 ? 'draft' : 'publish';
+    item.author = index % 2 === 0 ? 1 : 2;
+    item.modifiedGmt = dateGmt + (index % 3) * DAY;
+    item.template = index === 0 ? 'full-width' : '';
+    out.push(item);
+  });
+  return out;
+}
+
+interface BulkVocabulary {
+  readonly titles: readonly (readonly [string, string])[];
+  readonly paragraphs: readonly string[];
+}
+
+function bulkVocabulary(text: SeedText): BulkVocabulary {
+  const titles: [string, string][] = [];
+  for (const topic of text.topics) {
+    for (const word of text.words)
+      titles.push([`${topic} ${word}`, sanitizeSlug(`${topic} ${word}`)]);
+  }
+  const paragraphs = text.sentences.map(
+    (sentence) => `<!-- cms:paragraph -->\n<p>${sentence}</p>\n<!-- /cms:paragraph -->`,
+  );
+  return { titles, paragraphs };
+}
+
+const CATEGORY_SETS: readonly number[][] = [
+  [1],
+  [2],
+  [3],
+  [2, 3],
+  [4],
+  [5],
+  [4, 5],
+  [6],
+  [7],
+  [3, 7],
+];
+const TAG_SETS: readonly number[][] = [
+  [],
+  [10],
+  [11, 12],
+  [13],
+  [14, 15, 16],
+  [17],
+  [18, 19],
+  [10, 17],
+];
+
+function postDate(index: number, rng: Rng): number {
+  if (index === MIDNIGHT_POST) return Date.UTC(2024, 11, 1, 1, 30, 0) / 1000;
+  if (index === 7) return Date.UTC(2045, 5, 1, 12, 0, 0) / 1000;
+  if (index < RICH_POSTS) return SEED_EPOCH - index * 3 * DAY - randomInt(rng, 0, 6 * 3600);
+  return SEED_EPOCH - RICH_POSTS * 3 * DAY - (index - RICH_POSTS) * 5400 - randomInt(rng, 0, 1800);
+}
+
+function seedPosts(
+  options: SeedOptions,
+  plan: Plan,
+  store: LangStore,
+  text: SeedText,
+  langIndex: number,
+): StoredItem[] {
+  const out: StoredItem[] = [];
+  const lang = store.settings.lang;
+  const vocabulary = bulkVocabulary(text);
+  const imageIds = plan.media.filter((_, index) => index % 6 !== 5);
+  const shared = rngFor(options.seed, 'posts');
+  const texts = rngFor(options.seed, lang, 'posts');
+  let previousModified = 0;
+  for (let index = 0; index < options.posts; index++) {
+    const dateGmt = postDate(index, shared);
+    const later = shared() < 0.25 ? randomInt(shared, 60, 30 * DAY) : 0;
+    const authorDraw = shared();
+    const categoryDraw = shared();
+    const tagDraw = shared();
+    if (!inLanguage('post', index, langIndex, options.languages.length)) continue;
+    const item = baseItem(plan.postIds[index] as number, 'post', dateGmt);
+    // Every 50th bulk post shares its modified second with the previous one (ties must not lose items).
+    if (index >= RICH_POSTS && index % 50 === 0 && previousModified > 0)
+      item.modifiedGmt = previousModified;
+    else if (index === 7)
+      item.modifiedGmt = SEED_EPOCH - DAY; // scheduled: saved in the past, dated in the future
+    else item.modifiedGmt = dateGmt + later;
+    previousModified = item.modifiedGmt;
+    item.author = authorDraw < 0.3 ? 2 : 1;
+    item.categories = CATEGORY_SETS[Math.floor(categoryDraw * CATEGORY_SETS.length)] as number[];
+    item.tags = TAG_SETS[Math.floor(tagDraw * TAG_SETS.length)] as number[];
+    if (index < RICH_POSTS) {
+      item.title = text.postTitles[index] as string;
+      item.slug = sanitizeSlug(item.title);
+      item.status = RICH_STATUS[index] ?? 'publish';
+      item.sticky = STICKY_POSTS.has(index);
+      item.format = FORMATS[index] ?? 'standard';
+      item.password = index === PASSWORD_POST ? text.postPassword : '';
+      item.excerpt = index % 4 === 1 ? pick(texts, text.excerpts) : '';
+      item.featuredMedia = imageIds.length > 0 ? (imageIds[index % imageIds.length] as number) : 0;
+      item.author = index % 3 === 2 ? 2 : 1;
+      item.commentStatus = index % 5 === 4 ? 'closed' : 'open';
+    } else {
+      const [title, slug] = vocabulary.titles[
+        Math.floor(texts() * vocabulary.titles.length)
+      ] as readonly [string, string];
+      item.title = `${title} ${index + 1}`;
+      item.slug = `${slug}-${index + 1}`;
+      item.content = vocabulary.paragraphs[
+        Math.floor(texts() * vocabulary.paragraphs.length)
+      ] as string;
+      if (index % 211 === 0) item.status = 'draft';
+      else if (index % 307 === 0) item.status = 'private';
+    }
+    out.push(item);
+  }
+  return out;
+}
+
+function seedLanguage(
+  options: SeedOptions,
+  plan: Plan,
+  lang: string,
+  langIndex: number,
+): LangStore {
+  const text = seedTextFor(lang);
+  const store = new LangStore(
+    {
+      lang,
+      gmtOffset: text.gmtOffset,
+      name: text.siteName,
+      description: text.siteDescription,
+      locale: text.locale,
+    },
+    emptySeoState(
+      {
+        company_or_person: langIndex % 2 === 0 ? 'company' : 'person',
+        company_name: text.companyName,
+        company_logo: '',
+        company_logo_id: 0,
+        person_logo: '',
+        person_logo_id: 0,
+        company_or_person_user_id: 1,
+        description: text.representationDescription,
+      },
+      {
+        facebook_site: `https://www.facebook.com/cmsmirror.${lang}`,
+        twitter_site: `cmsmirror_${lang}`,
+        other_social_urls: [`https://www.instagram.com/cmsmirror.${lang}/`],
+      },
+    ),
+  );
+  store.terms.push(...seedTerms(text));
+  const media = seedMedia(options, plan, store, text);
+  const pages = seedPages(options, plan, store, text, langIndex);
+  const posts = seedPosts(options, plan, store, text, langIndex);
+  store.addMany([...media, ...pages, ...posts]);
+  const logo = media.find((item) => item.media?.mimeType.startsWith('image/'));
+  if (logo) {
+    const rep = store.seo.siteRepresentation;
+    if (rep.company_or_person === 'company') rep.company_logo_id = logo.id;
+    else rep.person_logo_id = logo.id;
+  }
+  // Content links to other items, so it is written once every item (and its link) exists.
+  const richIds = new Set(plan.richPosts.map((planned) => planned.id));
+  const richPosts = posts.filter((item) => richIds.has(item.id));
+  const linkable = [...richPosts, ...pages].filter(
+    (item) => item.status === 'publish' && item.password === '',
+  );
+  for (const item of richPosts) {
+    const index = plan.richPosts.findIndex((planned) => planned.id === item.id);
+    item.content = richContent(options, store, text, item, index, linkable);
+    for (const revision of revisionsFor(plan.richPosts[index] as PlannedItem, item, text))
+      store.addRevision(revision);
+  }
+  for (const item of pages) {
+    const index = plan.pages.findIndex((planned) => planned.id === item.id);
+    item.content = richContent(options, store, text, item, index + 100, linkable);
+    for (const revision of revisionsFor(plan.pages[index] as PlannedItem, item, text))
+      store.addRevision(revision);
+  }
+  if (langIndex === 0 && pages.length >= 2) {
+    store.showOnFront = 'page';
+    store.pageOnFront = pages[0]?.id ?? 0;
+    store.pageForPosts = pages[1]?.id ?? 0;
+  }
+  store.nextId = plan.nextId;
+  if (options.hostile) addHostileItems(store, options.base);
+  store.version++;
+  return store;
+}
+
+export function seedSite(options: SeedOptions): Map<string, LangStore> {
+  const plan = makePlan(options);
+  const stores = new Map<string, LangStore>();
+  options.languages.forEach((lang, langIndex) =>
+    stores.set(lang, seedLanguage(options, plan, lang, langIndex)),
+  );
+  return stores;
+}

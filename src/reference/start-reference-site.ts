@@ -1,0 +1,155 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { UsageError } from '../errors.js';
+import { createControl } from './control.js';
+import type { ReferenceControl } from './control.js';
+import { createDispatcher } from './dispatch.js';
+import { FaultInjector } from './faults.js';
+import type { FaultSpec } from './faults.js';
+import { createRequestListener } from './http-server.js';
+import { ROUTES } from './route-table.js';
+import type { Dispatcher } from './route-types.js';
+import { seedSite } from './seed.js';
+import type { RequestLogEntry, SiteState } from './site-state.js';
+import type { LangStore } from './store.js';
+import { createUsers } from './users.js';
+
+/** Options of the embedded reference site (the `cms-mirror reference` flags map onto them). */
+export interface ReferenceOptions {
+  /** Interface to bind; only loopback addresses make sense. @default '127.0.0.1' */
+  readonly host?: string;
+  /** Port to listen on; 0 picks a free one. @default 0 */
+  readonly port?: number;
+  /** Seed of the content: the same seed gives the same content. @default 'cms-mirror' */
+  readonly seed?: string;
+  /** Posts per language (the first 24 are rich, the rest short). @default 24 */
+  readonly posts?: number;
+  /** Pages per language. @default 8 */
+  readonly pages?: number;
+  /** Media items per language. @default 6 */
+  readonly media?: number;
+  /** Language path segments served. @default ['pl', 'es'] */
+  readonly languages?: readonly string[];
+  /** Injected faults, as a FaultSpec or a string like `latency=20ms,error=0.1`. @default none */
+  readonly faults?: FaultSpec | string;
+  /** Add items with hostile slugs, links and file names. @default false */
+  readonly hostile?: boolean;
+  /** The site's notion of "now" for writes. @default () => new Date() */
+  readonly clock?: () => Date;
+}
+
+export interface Credentials {
+  readonly user: string;
+  readonly password: string;
+}
+
+export interface ReferenceSite {
+  /** Base URL without a trailing slash, e.g. `http://127.0.0.1:41234`. */
+  readonly url: string;
+  /** The demo admin (user id 1). */
+  readonly credentials: Credentials;
+  /** A second editor (user id 2), for "edited by someone else". */
+  readonly otherCredentials: Credentials;
+  /** Every request served, in order of arrival. */
+  readonly requests: RequestLogEntry[];
+  readonly control: ReferenceControl;
+  close(): Promise<void>;
+}
+
+function count(name: string, value: number | undefined, fallback: number): number {
+  const result = value ?? fallback;
+  if (!Number.isInteger(result) || result < 0) {
+    throw new UsageError(`--${name} must be a whole number >= 0, got ${String(value)}`);
+  }
+  return result;
+}
+
+function languagesOf(value: readonly string[] | undefined): readonly string[] {
+  const languages = value ?? ['pl', 'es'];
+  if (languages.length === 0)
+    throw new UsageError('The reference site needs at least one language.');
+  for (const lang of languages) {
+    if (!/^[a-z][a-z0-9-]{0,15}$/.test(lang)) {
+      throw new UsageError(
+        `"${lang}" is not a language path segment (lowercase letters, digits, hyphens).`,
+      );
+    }
+  }
+  if (new Set(languages).size !== languages.length)
+    throw new UsageError('Languages must not repeat.');
+  return [...languages];
+}
+
+export async function startReferenceSite(options: ReferenceOptions = {}): Promise<ReferenceSite> {
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UsageError(`--port must be between 0 and 65535, got ${String(options.port)}`);
+  }
+  const seed = options.seed ?? 'cms-mirror';
+  const posts = count('posts', options.posts, 24);
+  const pages = count('pages', options.pages, 8);
+  const media = count('media', options.media, 6);
+  const languages = languagesOf(options.languages);
+  let injector = new FaultInjector(options.faults ?? {});
+  const users = createUsers(seed);
+  const stores = new Map<string, LangStore>();
+  const site: SiteState = {
+    base: '',
+    seed,
+    languages,
+    stores,
+    users,
+    clock: options.clock ?? (() => new Date()),
+    log: [],
+  };
+  const dispatchers = new Map<string, Dispatcher>();
+  const timers = new Set<NodeJS.Timeout>();
+  const server = createServer(
+    createRequestListener({ site, dispatchers, faults: () => injector, timers }),
+  );
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const hostPart = address.family === 'IPv6' || host.includes(':') ? `[${address.address}]` : host;
+  site.base = `http://${hostPart}:${address.port}`;
+  // Seeding needs the base URL (links in content); no request can arrive before this returns.
+  for (const [lang, store] of seedSite({
+    seed,
+    posts,
+    pages,
+    media,
+    languages,
+    hostile: options.hostile ?? false,
+    base: site.base,
+  })) {
+    stores.set(lang, store);
+    dispatchers.set(lang, createDispatcher(site, lang, ROUTES));
+  }
+  const [admin, editor] = users as [(typeof users)[0], (typeof users)[0]];
+  let closed: Promise<void> | undefined;
+  return {
+    url: site.base,
+    credentials: { user: admin.login, password: admin.password },
+    otherCredentials: { user: editor.login, password: editor.password },
+    requests: site.log,
+    control: createControl(site, (next) => {
+      injector = next;
+    }),
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { ChangeQueue } from '../../../src/watch/change-queue.js';
+
+describe('ChangeQueue', () => {
+  it('is due a debounce after the last change, with each file once in first-seen order', () => {
+    const queue = new ChangeQueue({ debounceMs: 300, maxWaitMs: 2000 });
+    expect(queue.delay(0)).toBeUndefined();
+    queue.add('a.html', 'content', 1000);
+    queue.add('b.html', 'content', 1100);
+    queue.add('a.html', 'content', 1200);
+    expect(queue.delay(1200)).toBe(300);
+    expect(queue.take(1499)).toBeUndefined();
+    expect(queue.take(1500)).toEqual({
+      files: ['b.html', 'a.html'],
+      removed: [],
+      templates: false,
+    });
+    expect(queue.pending).toBe(false);
+  });
+
+  it('caps the wait at maxWaitMs while changes keep coming', () => {
+    const queue = new ChangeQueue({ debounceMs: 300, maxWaitMs: 1000 });
+    for (let t = 0; t <= 900; t += 100) queue.add(`f${t}`, 'content', t);
+    expect(queue.delay(900)).toBe(100);
+    expect(queue.take(1000)?.files).toHaveLength(10);
+  });
+
+  it('holds changes made during a running batch until it is done', () => {
+    const queue = new ChangeQueue({ debounceMs: 100, maxWaitMs: 1000 });
+    queue.add('a', 'content', 0);
+    expect(queue.take(100)).toBeDefined();
+    queue.add('b', 'content', 150);
+    queue.add('tpl/base.njk', 'template', 160);
+    expect(queue.running).toBe(true);
+    expect(queue.delay(5000)).toBeUndefined();
+    expect(queue.take(5000)).toBeUndefined();
+    queue.done(5000);
+    expect(queue.delay(5000)).toBe(100);
+    expect(queue.take(5100)).toEqual({ files: ['b'], removed: [], templates: true });
+    queue.done(5200);
+    expect(queue.delay(5200)).toBeUndefined();
+  });
+
+  it('keeps removals apart and a re-save after a removal counts as a change', () => {
+    const queue = new ChangeQueue({ debounceMs: 0 });
+    queue.add('a', 'content', 0, 'remove');
+    queue.add('b', 'content', 0, 'remove');
+    queue.add('b', 'content', 1);
+    expect(queue.take(1)).toEqual({ files: ['b'], removed: ['a'], templates: false });
+  });
+
+  it('rejects negative or non-numeric options', () => {
+    expect(() => new ChangeQueue({ debounceMs: -1 })).toThrow(
+      /debounceMs must be a number of milliseconds ≥ 0, got -1/,
+    );
+    expect(() => new ChangeQueue({ maxWaitMs: Number.NaN })).toThrow(RangeError);
+  });
+});
