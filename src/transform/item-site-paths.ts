@@ -5,7 +5,12 @@
  * is always safe. Pure: the transform and the build both call it, so they agree.
  */
 import { UnsafePathError } from '../errors.js';
-import { normalizeSitePath, sitePathForUrl, sitePathToFilePath } from './site-paths.js';
+import {
+  decodeSegment,
+  normalizeSitePath,
+  sitePathForUrl,
+  sitePathToFilePath,
+} from './site-paths.js';
 
 export interface PathCandidate {
   readonly type: string;
@@ -67,6 +72,9 @@ export function itemKey(type: string, id: number): string {
   return `${type}:${id}`;
 }
 
+// eslint-disable-next-line no-control-regex
+const UNSAFE_DECODED = /[/\\\u0000-\u001f\u007f]/;
+
 function usablePath(link: string, homeUrl: string): string | undefined {
   const path = sitePathForUrl(link, homeUrl);
   if (path === undefined || path === '/' || !path.endsWith('/')) return undefined;
@@ -75,6 +83,14 @@ function usablePath(link: string, homeUrl: string): string | undefined {
   if (RESERVED_FIRST_SEGMENTS.has(first.toLowerCase())) return undefined;
   // Fallback paths (`/posts/12/`) belong to the items they name.
   if (/^\/(posts|pages|media)\/\d+\/$/.test(normalized)) return undefined;
+  // A segment that decodes to a separator, a dot segment or a control character would be
+  // refused by the build (a static server decodes it into a different path): fall back now.
+  const segments = normalized.split('/').filter(Boolean).map(decodeSegment);
+  if (
+    segments.some((segment) => segment === '.' || segment === '..' || UNSAFE_DECODED.test(segment))
+  ) {
+    return undefined;
+  }
   try {
     sitePathToFilePath(normalized);
   } catch (error) {

@@ -67,3 +67,21 @@ describe('mediaSitePath', () => {
     expect(mediaSitePath('not a url', sha)).toBe(`/media/${sha.slice(0, 16)}-file.bin`);
   });
 });
+
+describe('assignSitePaths and the build agree on unsafe segments', () => {
+  it('falls back when a segment decodes to a separator, a dot segment or a control character', () => {
+    const links = [
+      'http://host/pl/a%2Fb/',
+      'http://host/pl/a%5Cb/',
+      'http://host/pl/%2e%2e/',
+      'http://host/pl/x%0Ay/',
+    ];
+    const paths = assignSitePaths(
+      links.map((link, index) => ({ type: 'posts', id: index + 1, link })),
+      home,
+    );
+    links.forEach((_, index) =>
+      expect(paths.get(`posts:${index + 1}`)).toBe(`/posts/${index + 1}/`),
+    );
+  });
+});

@@ -1,0 +1,355 @@
+/**
+ * The build runner: one language's static site from a `SiteModel`, incrementally.
+ *
+ * 1. Skip entirely when the pull changed nothing (or the model digests the same), the theme is
+ *    unchanged and every file of the last build is still on disk.
+ * 2. Plan (pure): every output with the digest of its input.
+ * 3. Render with Eleventy only the pages whose digest changed or whose file is missing, while
+ *    Pagefind (its own process) re-indexes only the search bundles whose documents changed.
+ * 4. Write only files whose bytes changed; delete what is no longer produced.
+ */
+import fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { ConfigError } from '../errors.js';
+import {
+  ASSETS_DIR,
+  BUILD_VERSION,
+  planSite,
+  type PlanOptions,
+  type SitePlan,
+} from './site-plan.js';
+import {
+  isCurrentManifest,
+  manifestFiles,
+  MANIFEST_VERSION,
+  type BuildManifest,
+  type ManifestFile,
+} from './build-manifest.js';
+import { digestOf } from './digest.js';
+import { renderJobs } from './eleventy-renderer.js';
+import { listOutputFiles, mergeResults, writeOutputs, type OutputSpec } from './output-writer.js';
+import { buildSearchShard } from './search-index.js';
+import { SEARCH_DIR, type SearchShard } from './search-plan.js';
+import type { ChangeSet, SiteModel } from './site-model.js';
+import { scanTemplates } from './template-files.js';
+import { defaultTemplatesDir } from './templates-dir.js';
+
+export interface BuildOptions extends Omit<PlanOptions, 'templatesHash'> {
+  /** This language's output directory (`output/pl`). Nothing is written outside it. */
+  outDir: string;
+  /** The theme. @default the package's `templates/` */
+  templatesDir?: string;
+  /** The manifest the previous build of this language returned. @default none: a full build */
+  previous?: BuildManifest;
+  /**
+   * What the pull changed. When it changed nothing and the theme did not change, the build is
+   * skipped without planning. @default unknown: the model's digest decides
+   */
+  changed?: ChangeSet;
+}
+
+export interface BuildPhases {
+  /** Reading the theme and listing the output directory. */
+  scan: number;
+  plan: number;
+  /** Rendering the changed pages with Eleventy. */
+  render: number;
+  /** Re-indexing the changed search bundles (in Pagefind's process). */
+  search: number;
+  /** Writing and deleting files, including the wait for the search index. */
+  write: number;
+}
+
+export interface BuildReport {
+  /** Files whose bytes were written. */
+  written: number;
+  /** Files produced again with the same bytes, or kept as they were. */
+  unchanged: number;
+  /** Files of the previous build that are no longer produced, deleted. */
+  removed: number;
+  /** HTML pages in the output. */
+  pages: number;
+  /** Pages rendered by the templates in this run. */
+  rendered: number;
+  seconds: number;
+  /** Where the time went, in seconds (search runs alongside render and write). */
+  phases: BuildPhases;
+  /** Nothing changed: nothing was planned, rendered or written. */
+  skipped: boolean;
+  /** Save it and pass it as `previous` next time. */
+  manifest: BuildManifest;
+  /** Items left out (unsafe or colliding paths, non-public items given) and similar. */
+  warnings: string[];
+  writtenFiles: string[];
+  removedFiles: string[];
+}
+
+/**
+ * Whether a build can be skipped before any model is loaded: the pull changed nothing, the
+ * theme did not change, and every file of the last build is still on disk.
+ */
+export function canSkipBuild(
+  options: Pick<BuildOptions, 'outDir' | 'templatesDir' | 'previous' | 'changed'>,
+): boolean {
+  const { changed, previous } = options;
+  if (!changed || changed.items !== 0 || changed.site) return false;
+  if (!isCurrentManifest(previous)) return false;
+  const templates = scanTemplates(options.templatesDir ?? defaultTemplatesDir());
+  return (
+    previous.templatesHash === templates.hash &&
+    filesIntact(previous, listOutputFiles(options.outDir))
+  );
+}
+
+export async function buildSite(model: SiteModel, options: BuildOptions): Promise<BuildReport> {
+  const started = performance.now();
+  const templatesDir = options.templatesDir ?? defaultTemplatesDir();
+  const checkedModel = withCheckedPublicUrl(model);
+  const templates = scanTemplates(templatesDir);
+  const onDisk = listOutputFiles(options.outDir);
+  const previous = isCurrentManifest(options.previous) ? options.previous : undefined;
+  const sameTheme =
+    previous !== undefined &&
+    previous.templatesHash === templates.hash &&
+    filesIntact(previous, onDisk);
+
+  const changed = options.changed;
+  if (sameTheme && changed && changed.items === 0 && !changed.site)
+    return skippedReport(previous, started);
+
+  const phases: BuildPhases = {
+    scan: secondsSince(started),
+    plan: 0,
+    render: 0,
+    search: 0,
+    write: 0,
+  };
+  let mark = performance.now();
+  const plan = planSite(checkedModel, {
+    postsPerPage: options.postsPerPage,
+    feedSize: options.feedSize,
+    searchDocsPerShard: options.searchDocsPerShard,
+    search: options.search,
+    templatesHash: templates.hash,
+  });
+  if (sameTheme && !changed && previous.modelDigest === plan.modelDigest) {
+    return { ...skippedReport(previous, started), warnings: plan.warnings };
+  }
+
+  const before = manifestFiles(previous);
+  const isCurrent = (file: string, input: string): boolean =>
+    before.get(file)?.input === input && onDisk.has(file);
+
+  // Pagefind indexes in its own process while Eleventy renders here.
+  phases.plan = secondsSince(mark);
+  mark = performance.now();
+  const staleShards = plan.search.shards.filter((shard) => !shardIsCurrent(shard, before, onDisk));
+  const searchStarted = performance.now();
+  const searchFiles = buildShards(staleShards, plan.search.lang).then((files) => {
+    phases.search = secondsSince(searchStarted);
+    return files;
+  });
+  // Keep a rejection from going unhandled while rendering is awaited.
+  searchFiles.catch(() => undefined);
+
+  const toRender = plan.jobs.filter((job) => !isCurrent(job.file, job.digest));
+  const warnings = [...plan.warnings];
+  const outputs: OutputSpec[] = [];
+  const extrasInput = digestOf('extras', plan.siteDigest);
+  let rendered = 0;
+
+  if (toRender.length > 0) {
+    const result = await renderJobs({
+      templatesDir,
+      global: plan.global,
+      jobs: toRender.map((planned) => planned.job()),
+      outDir: options.outDir,
+    });
+    rendered = result.pages.length;
+    warnings.push(...result.warnings);
+    const renderedByFile = new Map(
+      toRender.map((planned, index) => [planned.file, result.pages[index]]),
+    );
+    for (const planned of plan.jobs) {
+      outputs.push({
+        file: planned.file,
+        input: planned.digest,
+        content: renderedByFile.get(planned.file),
+      });
+    }
+    const planned = plannedFiles(
+      plan,
+      templates.assets.map((asset) => asset.file),
+    );
+    for (const [file, content] of result.extras) {
+      if (
+        planned.has(file) ||
+        file.startsWith(`${ASSETS_DIR}/`) ||
+        file.startsWith(`${SEARCH_DIR}/`)
+      ) {
+        warnings.push(`The theme's page ${file} left out: the build writes that file itself.`);
+        continue;
+      }
+      outputs.push({ file, input: extrasInput, content });
+    }
+  } else {
+    for (const planned of plan.jobs) outputs.push({ file: planned.file, input: planned.digest });
+    // Theme pages of their own are only rendered with the jobs; keep them while nothing changed.
+    for (const [file, entry] of before) {
+      if (entry.input === extrasInput && onDisk.has(file))
+        outputs.push({ file, input: extrasInput });
+    }
+  }
+
+  for (const file of plan.files) {
+    outputs.push({
+      file: file.file,
+      input: file.input,
+      content: isCurrent(file.file, file.input) ? undefined : file.content,
+    });
+  }
+  for (const asset of templates.assets) {
+    outputs.push({
+      file: asset.file,
+      input: asset.sha256,
+      content: isCurrent(asset.file, asset.sha256)
+        ? undefined
+        : () => fs.readFileSync(asset.source),
+    });
+  }
+
+  phases.render = secondsSince(mark);
+  mark = performance.now();
+  // Pages are written while Pagefind may still be indexing; its bundles go last.
+  const pagesWritten = writeOutputs(options.outDir, outputs, before, onDisk, {
+    removeStale: false,
+  });
+  const rebuilt = await searchFiles;
+  const searchOutputs: OutputSpec[] = [];
+  for (const shard of plan.search.shards) {
+    const files = rebuilt.get(shard.index);
+    if (files) {
+      for (const [file, content] of files)
+        searchOutputs.push({ file, input: shard.digest, content });
+    } else {
+      for (const file of before.keys()) {
+        if (file.startsWith(`${shard.dir}/`)) searchOutputs.push({ file, input: shard.digest });
+      }
+    }
+  }
+  const searchWritten = writeOutputs(options.outDir, searchOutputs, before, onDisk, {
+    removeStale: true,
+    alsoProduced: pagesWritten.files,
+  });
+  const written = mergeResults(pagesWritten, searchWritten);
+  // Writing overlaps the search index; this is the wall time from rendered to written.
+  phases.write = secondsSince(mark);
+  const manifest: BuildManifest = {
+    version: MANIFEST_VERSION,
+    buildVersion: BUILD_VERSION,
+    templatesHash: templates.hash,
+    modelDigest: plan.modelDigest,
+    files: Object.fromEntries(written.files),
+  };
+  return {
+    written: written.written,
+    unchanged: written.unchanged,
+    removed: written.removed,
+    pages: countPages(manifest),
+    rendered,
+    seconds: secondsSince(started),
+    phases,
+    skipped: false,
+    manifest,
+    warnings,
+    writtenFiles: written.writtenFiles,
+    removedFiles: written.removedFiles,
+  };
+}
+
+function withCheckedPublicUrl(model: SiteModel): SiteModel {
+  let url: URL;
+  try {
+    url = new URL(model.site.publicUrl);
+  } catch (error) {
+    throw new ConfigError(
+      `The public URL ${JSON.stringify(model.site.publicUrl)} of ${model.lang} is not a URL.`,
+      { field: 'publicUrl' },
+      { cause: error },
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`The public URL ${url.href} of ${model.lang} must be http or https.`, {
+      field: 'publicUrl',
+    });
+  }
+  url.search = '';
+  url.hash = '';
+  if (!url.pathname.endsWith('/')) url.pathname = `${url.pathname}/`;
+  return url.href === model.site.publicUrl
+    ? model
+    : { ...model, site: { ...model.site, publicUrl: url.href } };
+}
+
+function filesIntact(manifest: BuildManifest, onDisk: ReadonlySet<string>): boolean {
+  return Object.keys(manifest.files).every((file) => onDisk.has(file));
+}
+
+function shardIsCurrent(
+  shard: SearchShard,
+  before: ReadonlyMap<string, ManifestFile>,
+  onDisk: ReadonlySet<string>,
+): boolean {
+  let found = false;
+  for (const [file, entry] of before) {
+    if (!file.startsWith(`${shard.dir}/`)) continue;
+    if (entry.input !== shard.digest || !onDisk.has(file)) return false;
+    found = true;
+  }
+  return found;
+}
+
+/** One bundle after the other: Pagefind's process works on one index at a time anyway. */
+async function buildShards(
+  shards: readonly SearchShard[],
+  lang: string,
+): Promise<Map<number, Map<string, Uint8Array>>> {
+  const built = new Map<number, Map<string, Uint8Array>>();
+  for (const shard of shards) built.set(shard.index, await buildSearchShard(shard, lang));
+  return built;
+}
+
+function plannedFiles(plan: SitePlan, assets: readonly string[]): Set<string> {
+  return new Set([
+    ...plan.jobs.map((job) => job.file),
+    ...plan.files.map((file) => file.file),
+    ...assets,
+  ]);
+}
+
+function countPages(manifest: BuildManifest): number {
+  return Object.keys(manifest.files).filter(
+    (file) => file.endsWith('.html') && !file.startsWith(`${SEARCH_DIR}/`),
+  ).length;
+}
+
+function skippedReport(previous: BuildManifest, started: number): BuildReport {
+  return {
+    written: 0,
+    unchanged: Object.keys(previous.files).length,
+    removed: 0,
+    pages: countPages(previous),
+    rendered: 0,
+    seconds: secondsSince(started),
+    phases: { scan: secondsSince(started), plan: 0, render: 0, search: 0, write: 0 },
+    skipped: true,
+    manifest: previous,
+    warnings: [],
+    writtenFiles: [],
+    removedFiles: [],
+  };
+}
+
+function secondsSince(started: number): number {
+  return Math.round(performance.now() - started) / 1000;
+}

@@ -1,0 +1,24 @@
+/**
+ * Input digests: what a build output was made from. Equal digest and file still on disk
+ * means the output cannot have changed, so it is not rendered again.
+ */
+import { createHash } from 'node:crypto';
+
+/** sha256 (hex) of a string or bytes. */
+export function sha256(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * A short digest (128 bits, hex) of JSON-serialisable parts. Key order matters, which is fine:
+ * every caller builds its objects in one fixed order.
+ */
+export function digestOf(...parts: unknown[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) {
+    hash.update(typeof part === 'string' ? part : (JSON.stringify(part) ?? 'undefined'));
+    // A separator no JSON text ends with, so ['ab', 'c'] and ['a', 'bc'] differ.
+    hash.update('\u0000');
+  }
+  return hash.digest('hex').slice(0, 32);
+}

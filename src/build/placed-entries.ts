@@ -1,0 +1,145 @@
+/**
+ * Which entries of a model reach the output, and where: public ones only, with a safe and
+ * canonical site path, and no two claiming one file. Pure.
+ */
+import { UnsafePathError } from '../errors.js';
+import { digestOf } from './digest.js';
+import { localReferences } from './media-refs.js';
+import type { PathClaims } from './path-claims.js';
+import { checkedSitePath, checkSitePath } from './safe-output-path.js';
+import { sitePathToFilePath } from '../transform/site-paths.js';
+import {
+  isPublicEntry,
+  type Entry,
+  type MediaFile,
+  type PageEntry,
+  type PostEntry,
+  type SiteModel,
+} from './site-model.js';
+
+/** An entry with its place in the output. */
+export interface Placed<T extends Entry> {
+  entry: T;
+  sitePath: string;
+  file: string;
+  /** Digest of the entry's own fields. */
+  digest: string;
+}
+
+export function publicOnly<T extends Entry>(
+  entries: readonly T[],
+  kind: string,
+  warnings: string[],
+): T[] {
+  const kept = entries.filter(isPublicEntry);
+  if (kept.length < entries.length) {
+    warnings.push(
+      `${entries.length - kept.length} non-public ${kind}(s) were given to the build and left out.`,
+    );
+  }
+  return kept;
+}
+
+export function placeEntries<T extends Entry>(
+  entries: readonly T[],
+  kind: string,
+  warnings: string[],
+): Placed<T>[] {
+  const placed: Placed<T>[] = [];
+  for (const entry of entries) {
+    // Items are pages: a permalink without a trailing slash is served as its directory.
+    const raw = entry.sitePath.endsWith('/') ? entry.sitePath : `${entry.sitePath}/`;
+    let checked: { sitePath: string; file: string };
+    try {
+      checked = checkSitePath(raw);
+    } catch (error) {
+      if (!(error instanceof UnsafePathError)) throw error;
+      warnings.push(`${kind} ${entry.id} left out: ${error.message}`);
+      continue;
+    }
+    placed.push({ entry, ...checked, digest: entryDigest(entry) });
+  }
+  return placed;
+}
+
+export function entryDigest(entry: Entry): string {
+  return digestOf(
+    entry.contentHash,
+    entry.id,
+    entry.title,
+    entry.sitePath,
+    entry.dateGmt,
+    entry.modifiedGmt,
+    entry.html,
+    entry.excerptHtml,
+    entry.featuredImage ?? null,
+    entry.alternates,
+    'sticky' in entry ? (entry as PostEntry).sticky : null,
+    'parentId' in entry ? [(entry as PageEntry).parentId, (entry as PageEntry).menuOrder] : null,
+  );
+}
+
+export function claimAll<T extends Entry>(
+  placed: readonly Placed<T>[],
+  claims: PathClaims,
+  kind: string,
+  warnings: string[],
+): Placed<T>[] {
+  // The oldest item keeps a contested path: it was there first on the remote site too.
+  const byAge = [...placed].sort((a, b) => a.entry.id - b.entry.id);
+  const refused = new Set<Placed<T>>();
+  for (const item of byAge) {
+    const conflict = claims.claim(item.file, `${kind} ${item.entry.id}`);
+    if (conflict !== undefined) {
+      refused.add(item);
+      warnings.push(`${kind} ${item.entry.id} left out: its path ${item.sitePath} is ${conflict}.`);
+    }
+  }
+  return placed.filter((item) => !refused.has(item));
+}
+
+export function placeMedia(
+  model: SiteModel,
+  entries: readonly Placed<Entry>[],
+  claims: PathClaims,
+  warnings: string[],
+): { media: MediaFile; file: string }[] {
+  const used = new Set<string>();
+  for (const { entry, sitePath } of entries) {
+    for (const reference of localReferences(entry.html, sitePath)) used.add(reference);
+    for (const reference of localReferences(entry.excerptHtml, sitePath)) used.add(reference);
+    if (entry.featuredImage) used.add(safeCanonical(entry.featuredImage.sitePath) ?? '');
+  }
+  const logo = model.identity?.logo;
+  if (logo?.startsWith('/')) used.add(safeCanonical(logo) ?? '');
+
+  const placed: { media: MediaFile; file: string }[] = [];
+  for (const media of model.media) {
+    const sitePath = safeCanonical(media.sitePath);
+    if (sitePath === undefined || sitePath.endsWith('/')) {
+      warnings.push(`media file ${media.sitePath.slice(0, 120)} left out: unsafe path.`);
+      continue;
+    }
+    if (!used.has(sitePath)) continue;
+    const file = sitePathToFilePath(sitePath);
+    const conflict = claims.claim(file, `media file ${sitePath}`);
+    if (conflict !== undefined) {
+      warnings.push(`media file ${sitePath} left out: it is ${conflict}.`);
+      continue;
+    }
+    placed.push({ media, file });
+  }
+  return placed;
+}
+
+export function safeCanonical(sitePath: string): string | undefined {
+  try {
+    return checkedSitePath(sitePath);
+  } catch {
+    return undefined;
+  }
+}
+
+export function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

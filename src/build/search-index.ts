@@ -1,0 +1,63 @@
+/**
+ * Builds one search bundle with Pagefind's Node API (`createIndex` → `addCustomRecord` →
+ * `getFiles`). Records are made from the model rather than from rendered pages, so indexing
+ * can run in Pagefind's own process while the templates render.
+ */
+import * as pagefind from 'pagefind';
+import { CmsMirrorError } from '../errors.js';
+import { htmlToText } from './html-text.js';
+import type { SearchShard } from './search-plan.js';
+
+/** Files of a bundle nobody loads: the alternative UIs and the highlighter. */
+const UNUSED_BUNDLE_FILE = /^pagefind-(?:component-ui|modular-ui|highlight)\./;
+
+/** Pagefind records this many at a time: enough to keep its process busy, bounded memory. */
+const RECORDS_IN_FLIGHT = 256;
+
+/**
+ * The files of one bundle, by path relative to the language root (`pagefind/s0/pagefind.js`).
+ *
+ * @throws {CmsMirrorError} `E_SEARCH_INDEX` when Pagefind reports errors.
+ */
+export async function buildSearchShard(
+  shard: SearchShard,
+  lang: string,
+): Promise<Map<string, Uint8Array>> {
+  const created = await pagefind.createIndex({ forceLanguage: lang });
+  const index = created.index;
+  if (!index) throw searchError(created.errors);
+  try {
+    for (let start = 0; start < shard.docs.length; start += RECORDS_IN_FLIGHT) {
+      const answers = await Promise.all(
+        shard.docs.slice(start, start + RECORDS_IN_FLIGHT).map((doc) =>
+          index.addCustomRecord({
+            url: doc.url,
+            content: `${doc.title}. ${htmlToText(doc.html)}`,
+            language: lang,
+            meta: { title: doc.title },
+          }),
+        ),
+      );
+      const errors = answers.flatMap((answer) => answer.errors);
+      if (errors.length > 0) throw searchError(errors);
+    }
+    const result = await index.getFiles();
+    if (result.errors.length > 0) throw searchError(result.errors);
+    const files = new Map<string, Uint8Array>();
+    for (const file of result.files) {
+      const name = file.path.replace(/\\/g, '/');
+      if (UNUSED_BUNDLE_FILE.test(name)) continue;
+      files.set(`${shard.dir}/${name}`, file.content);
+    }
+    return files;
+  } finally {
+    await index.deleteIndex();
+  }
+}
+
+function searchError(errors: readonly string[]): CmsMirrorError {
+  return new CmsMirrorError(
+    'E_SEARCH_INDEX',
+    `The search index could not be built: ${errors.join('; ') || 'no index'}`,
+  );
+}

@@ -1,0 +1,315 @@
+/**
+ * From a `SiteModel` to the plan of one language's static site: every page to render (a job
+ * for the templates) and every file the build writes itself (feed, sitemap, robots, media),
+ * each with the digest of what it is made from. Pure: no file system, no Eleventy, so the
+ * incremental logic ("which outputs changed?") is decided and tested here.
+ *
+ * Entries whose path is unsafe or collides with another output are left out with a warning;
+ * non-public entries are left out whatever the model builder did.
+ */
+import { sitePathToFilePath } from '../transform/site-paths.js';
+import { digestOf } from './digest.js';
+import { atomFeed, type FeedEntry } from './feed-xml.js';
+import { htmlToText, truncateText } from './html-text.js';
+import {
+  absoluteUrl,
+  ancestorsOf,
+  byMenuOrder,
+  cardInput,
+  dateFormatter,
+  languageTable,
+  languageVersions,
+  listingJob,
+  listingSitePath,
+  navEntries,
+  notFoundJob,
+  pageJob,
+  postJob,
+  searchJob,
+  type JobContext,
+} from './job-views.js';
+import { PathClaims } from './path-claims.js';
+import {
+  claimAll,
+  compare,
+  placeEntries,
+  placeMedia,
+  publicOnly,
+  type Placed,
+} from './placed-entries.js';
+import { robotsTxt } from './robots-txt.js';
+import { planSearch, SEARCH_DIR, type SearchDoc, type SearchPlan } from './search-plan.js';
+import type { Entry, PageEntry, PostEntry, SiteModel } from './site-model.js';
+import { SITEMAP_MAX_URLS, sitemapFiles, type SitemapUrl } from './sitemap-xml.js';
+import type { CmsGlobalData, Job, JobKind } from './template-data.js';
+
+/** Bump when the build's own output changes for the same input, so every page is redone. */
+export const BUILD_VERSION = '1';
+
+/** The directory of the theme's static files in the output (and in the templates dir). */
+export const ASSETS_DIR = 'assets';
+
+export interface PlanOptions {
+  /** Posts per listing page. @default 10 */
+  postsPerPage?: number;
+  /** Posts in `feed.xml`. @default 20 */
+  feedSize?: number;
+  /** Search index bundle size target. @default 1000 */
+  searchDocsPerShard?: number;
+  /** Build a search index; without one the search page says so. @default true */
+  search?: boolean;
+  /** Digest of the templates directory; part of every page's digest. @default '' */
+  templatesHash?: string;
+}
+
+export interface PlannedJob {
+  kind: JobKind;
+  /** Relative to the language root. */
+  file: string;
+  /** Digest of everything the page shows; computed without building the job. */
+  digest: string;
+  /** Builds the job for the templates: only called for pages that are rendered. */
+  job: () => Job;
+}
+
+/** A file the build writes itself. */
+export interface PlannedFile {
+  file: string;
+  /** Digest of the content (or of what it is made from, for media). */
+  input: string;
+  content: () => string | Uint8Array;
+}
+
+export interface SitePlan {
+  global: Omit<CmsGlobalData, 'jobs'>;
+  siteDigest: string;
+  jobs: PlannedJob[];
+  files: PlannedFile[];
+  search: SearchPlan;
+  /** Everything the output depends on, in one digest. */
+  modelDigest: string;
+  warnings: string[];
+}
+
+export function planSite(model: SiteModel, options: PlanOptions = {}): SitePlan {
+  const postsPerPage = positiveInteger(options.postsPerPage, 10);
+  const feedSize = positiveInteger(options.feedSize, 20);
+  const warnings: string[] = [];
+  const publicUrl = model.site.publicUrl;
+  const homePathname = new URL(publicUrl).pathname;
+  const dateFormat = dateFormatter(model.locale);
+  const claims = new PathClaims();
+  claims.reserveDirectory(ASSETS_DIR);
+  claims.reserveDirectory(SEARCH_DIR);
+
+  // 1. Public entries with a safe, canonical path.
+  const posts = placeEntries(publicOnly(model.posts, 'post', warnings), 'post', warnings);
+  const pages = placeEntries(publicOnly(model.pages, 'page', warnings), 'page', warnings);
+  posts.sort((a, b) => compare(b.entry.dateGmt, a.entry.dateGmt) || b.entry.id - a.entry.id);
+
+  // 2. Generated files first: the remote site's own URL scheme reserves them too.
+  const listingCount = Math.max(1, Math.ceil(posts.length / postsPerPage));
+  for (let number = 1; number <= listingCount; number++) {
+    claims.claim(sitePathToFilePath(listingSitePath(number)), `listing page ${number}`);
+  }
+  for (const file of ['404.html', 'search/index.html', 'feed.xml', 'robots.txt', 'sitemap.xml']) {
+    claims.claim(file, file);
+  }
+  const sitemapParts = Math.ceil((posts.length + pages.length + 1) / SITEMAP_MAX_URLS);
+  for (let part = 1; sitemapParts > 1 && part <= sitemapParts; part++) {
+    claims.claim(`sitemap-${part}.xml`, 'the sitemap');
+  }
+
+  // 3. Media that public content uses, then pages, then posts.
+  const media = placeMedia(model, [...pages, ...posts], claims, warnings);
+  const placedPages = claimAll(pages, claims, 'page', warnings);
+  const placedPosts = claimAll(posts, claims, 'post', warnings);
+
+  const global: Omit<CmsGlobalData, 'jobs'> = {
+    lang: model.lang,
+    locale: model.locale,
+    site: { name: model.site.name, description: model.site.description, publicUrl },
+  };
+  const nav = navEntries(placedPages);
+  // Whatever every page shows: a change here renders every page again.
+  const siteDigest = digestOf(BUILD_VERSION, options.templatesHash ?? '', {
+    postsPerPage,
+    feedSize,
+    global,
+    languages: model.languages,
+    identity: model.identity,
+    nav,
+  });
+
+  const context: JobContext = {
+    model,
+    publicUrl,
+    dateFormat,
+    nav,
+    languages: languageTable(model),
+  };
+
+  // Each digest lists what its page shows, so no job has to be built to know it changed.
+  const jobs: PlannedJob[] = [];
+  const addJob = (
+    kind: JobKind,
+    sitePath: string,
+    inputs: unknown[],
+    job: () => Job,
+    file = sitePathToFilePath(sitePath),
+  ): void => {
+    jobs.push({
+      kind,
+      file,
+      digest: digestOf(siteDigest, kind, sitePath, inputs),
+      job,
+    });
+  };
+  const linkInput = (placed: Placed<Entry> | undefined): unknown =>
+    placed ? [placed.entry.title, placed.sitePath] : null;
+
+  // Listings: sticky posts first, then by date.
+  const ordered = [
+    ...placedPosts.filter((post) => post.entry.sticky),
+    ...placedPosts.filter((post) => !post.entry.sticky),
+  ];
+  const totalPages = Math.max(1, Math.ceil(ordered.length / postsPerPage));
+  for (let number = 1; number <= totalPages; number++) {
+    const shown = ordered.slice((number - 1) * postsPerPage, number * postsPerPage);
+    addJob('listing', listingSitePath(number), [totalPages, shown.map(cardInput)], () =>
+      listingJob(context, shown, number, totalPages),
+    );
+  }
+  placedPosts.forEach((post, index) => {
+    const older = placedPosts[index + 1];
+    const newer = placedPosts[index - 1];
+    addJob(
+      'post',
+      post.sitePath,
+      [post.digest, linkInput(older), linkInput(newer)],
+      () => postJob(context, post, older, newer),
+      post.file,
+    );
+  });
+  const pagesById = new Map(placedPages.map((page) => [page.entry.id, page]));
+  const childrenOf = new Map<number, Placed<PageEntry>[]>();
+  for (const page of placedPages) {
+    const siblings = childrenOf.get(page.entry.parentId) ?? [];
+    siblings.push(page);
+    childrenOf.set(page.entry.parentId, siblings);
+  }
+  for (const page of placedPages) {
+    const ancestors = ancestorsOf(page, pagesById);
+    const children = (childrenOf.get(page.entry.id) ?? [])
+      .filter((child) => child !== page)
+      .sort(byMenuOrder);
+    addJob(
+      'page',
+      page.sitePath,
+      [page.digest, ancestors.map(linkInput), children.map(linkInput)],
+      () => pageJob(context, page, ancestors, children),
+      page.file,
+    );
+  }
+  addJob('notFound', '/404.html', [homePathname], () => notFoundJob(context, homePathname));
+
+  const searchDoc = (kind: string, placed: Placed<Entry>): SearchDoc => ({
+    key: `${kind}:${placed.entry.id}`,
+    url: placed.sitePath,
+    title: placed.entry.title,
+    html: placed.entry.html,
+    digest: placed.digest,
+  });
+  const search = planSearch(
+    options.search === false
+      ? []
+      : [
+          ...placedPosts.map((post) => searchDoc('post', post)),
+          ...placedPages.map((page) => searchDoc('page', page)),
+        ],
+    { lang: model.lang, docsPerShard: options.searchDocsPerShard },
+  );
+  const bundles = search.shards.map((shard) => shard.dir);
+  addJob('search', '/search/', bundles, () => searchJob(context, search));
+
+  const files: PlannedFile[] = [
+    ...generatedFile('feed.xml', feedXml(model, placedPosts.slice(0, feedSize))),
+    ...generatedFile('robots.txt', robotsTxt(publicUrl)),
+  ];
+  for (const [file, content] of sitemapFiles(
+    sitemapUrls(context, placedPosts, placedPages),
+    publicUrl,
+  )) {
+    files.push(...generatedFile(file, content));
+  }
+  for (const item of media) {
+    files.push({ file: item.file, input: item.media.sha256, content: () => item.media.read() });
+  }
+
+  const modelDigest = digestOf(
+    siteDigest,
+    jobs.map((planned) => planned.digest),
+    files.map((file) => [file.file, file.input]),
+    search.shards.map((shard) => shard.digest),
+  );
+  return { global, siteDigest, jobs, files, search, modelDigest, warnings };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Feed and sitemap
+
+function feedXml(model: SiteModel, posts: readonly Placed<PostEntry>[]): string {
+  const { publicUrl } = model.site;
+  const entries: FeedEntry[] = posts.map(({ entry, sitePath }) => ({
+    title: entry.title,
+    url: absoluteUrl(publicUrl, sitePath),
+    dateGmt: entry.dateGmt,
+    modifiedGmt: entry.modifiedGmt,
+    summary: truncateText(htmlToText(entry.excerptHtml), 500),
+    contentHtml: entry.html,
+  }));
+  return atomFeed(
+    {
+      title: model.site.name,
+      subtitle: model.site.description,
+      homeUrl: publicUrl,
+      feedUrl: new URL('feed.xml', publicUrl).href,
+      locale: model.locale,
+      authorName: model.identity?.name ?? model.site.name,
+    },
+    entries,
+  );
+}
+
+function sitemapUrls(
+  context: JobContext,
+  posts: readonly Placed<PostEntry>[],
+  pages: readonly Placed<PageEntry>[],
+): SitemapUrl[] {
+  const versions = (sitePath: string, counterparts: Parameters<typeof languageVersions>[4]) => {
+    const canonical = absoluteUrl(context.publicUrl, sitePath);
+    const { alternates } = languageVersions(context, sitePath, './', canonical, counterparts);
+    return { canonical, alternates };
+  };
+  const urlFor = (placed: Placed<Entry>): SitemapUrl => {
+    const { canonical, alternates } = versions(placed.sitePath, placed.entry.alternates);
+    return { loc: canonical, lastmodGmt: placed.entry.modifiedGmt, alternates };
+  };
+  const home = versions('/', 'homes');
+  const newest = posts.reduce<string | undefined>(
+    (latest, post) =>
+      latest === undefined || post.entry.modifiedGmt > latest ? post.entry.modifiedGmt : latest,
+    undefined,
+  );
+  const homeUrl: SitemapUrl = { loc: home.canonical, alternates: home.alternates };
+  if (newest) homeUrl.lastmodGmt = newest;
+  return [homeUrl, ...pages.map(urlFor), ...posts.map(urlFor)];
+}
+
+function generatedFile(file: string, content: string): PlannedFile[] {
+  return [{ file, input: digestOf(content), content: () => content }];
+}
+
+function positiveInteger(value: number | undefined, fallback: number): number {
+  return value !== undefined && Number.isInteger(value) && value > 0 ? value : fallback;
+}

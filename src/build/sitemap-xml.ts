@@ -1,0 +1,66 @@
+/**
+ * `sitemap.xml` with `hreflang` alternates (every URL that has a counterpart lists all
+ * language versions, itself included, as search engines require). Past the protocol's limit
+ * of 50,000 URLs per file, `sitemap.xml` becomes a sitemap index over `sitemap-1.xml`, ...
+ */
+import { escapeXml, gmtToIso } from './xml-text.js';
+
+export interface SitemapUrl {
+  /** Absolute URL. */
+  loc: string;
+  lastmodGmt?: string;
+  /** Language versions, this one included; empty when the item has no counterpart. */
+  alternates: { hreflang: string; href: string }[];
+}
+
+/** The sitemap protocol's limit per file. */
+export const SITEMAP_MAX_URLS = 50_000;
+
+/** Files to write, by file name relative to the language root. */
+export function sitemapFiles(
+  urls: readonly SitemapUrl[],
+  publicUrl: string,
+  maxUrls: number = SITEMAP_MAX_URLS,
+): Map<string, string> {
+  const files = new Map<string, string>();
+  if (urls.length <= maxUrls) {
+    files.set('sitemap.xml', urlset(urls));
+    return files;
+  }
+  const names: string[] = [];
+  for (let start = 0, part = 1; start < urls.length; start += maxUrls, part++) {
+    const name = `sitemap-${part}.xml`;
+    names.push(name);
+    files.set(name, urlset(urls.slice(start, start + maxUrls)));
+  }
+  const index = [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+    ...names.map(
+      (name) => `  <sitemap><loc>${escapeXml(new URL(name, publicUrl).href)}</loc></sitemap>`,
+    ),
+    '</sitemapindex>',
+    '',
+  ];
+  files.set('sitemap.xml', index.join('\n'));
+  return files;
+}
+
+function urlset(urls: readonly SitemapUrl[]): string {
+  const lines = [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
+  ];
+  for (const url of urls) {
+    lines.push('  <url>', `    <loc>${escapeXml(url.loc)}</loc>`);
+    if (url.lastmodGmt) lines.push(`    <lastmod>${escapeXml(gmtToIso(url.lastmodGmt))}</lastmod>`);
+    for (const alternate of url.alternates) {
+      lines.push(
+        `    <xhtml:link rel="alternate" hreflang="${escapeXml(alternate.hreflang)}" href="${escapeXml(alternate.href)}"/>`,
+      );
+    }
+    lines.push('  </url>');
+  }
+  lines.push('</urlset>', '');
+  return lines.join('\n');
+}
