@@ -6,6 +6,14 @@ import { checkoutCommand } from './checkout-command.js';
 import { pushCommand } from './push-command.js';
 import { migrateCommand } from './migrate-command.js';
 import { watchCommand } from './watch-command.js';
+import { pullCommand } from './pull-command.js';
+import { statusCommand } from './status-command.js';
+import { verifyCommand } from './verify-command.js';
+import { backupCommand } from './backup-command.js';
+import { buildCommand } from './build-command.js';
+import { runCommand } from './run-command.js';
+import { serveCommand } from './serve-command.js';
+import { demoCommand } from './demo-command.js';
 
 const packageJson = JSON.parse(
   readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
@@ -30,6 +38,14 @@ export function buildProgram(io: CliIo): Command {
     pushCommand(io),
     migrateCommand(io),
     watchCommand(io),
+    pullCommand(io),
+    statusCommand(io),
+    verifyCommand(io),
+    backupCommand(io),
+    buildCommand(io),
+    runCommand(io),
+    serveCommand(io),
+    demoCommand(io),
   ]) {
     program.addCommand(command.exitOverride().configureOutput(program.configureOutput()));
   }

@@ -15,8 +15,10 @@ export interface ReferenceProcess {
  * site: it is just another server to talk to.
  */
 export async function startReferenceProcess(args: string[] = []): Promise<ReferenceProcess> {
-  const main = fileURLToPath(new URL('./main.js', import.meta.url));
-  const execArgv = main.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  // Run from dist/ after tsc, or from src/ under tsx (tests, benchmarks): same directory.
+  const fromSource = import.meta.url.endsWith('.ts');
+  const main = fileURLToPath(new URL(fromSource ? './main.ts' : './main.js', import.meta.url));
+  const execArgv = fromSource ? ['--import', 'tsx'] : [];
   const child = spawn(process.execPath, [...execArgv, main, 'reference', '--port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -50,3 +50,7 @@ export { TransformedRepo } from './transformed-repo.js';
 export type { StaleOptions, Transformed, TransformedInput } from './transformed-repo.js';
 export { BuildOutputsRepo } from './build-outputs-repo.js';
 export type { BuildOutput, BuildOutputInput } from './build-outputs-repo.js';
+export { SyncQueueRepo } from './sync-queue-repo.js';
+export type { SyncQueueCount, SyncTask } from './sync-queue-repo.js';
+export { BuildStateRepo } from './build-state-repo.js';
+export type { BuildManifestRecord, SavedBuild } from './build-state-repo.js';

@@ -1,9 +1,16 @@
 import type { Migration } from './migration.js';
 import { migration001 } from './migrations/001-initial.js';
 import { migration002 } from './migrations/002-build-outputs.js';
+import { migration003 } from './migrations/003-sync-queue.js';
+import { migration004 } from './migrations/004-build-state.js';
 
 /** Every schema step, in order. Append new steps; never edit a released one. */
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002];
+export const MIGRATIONS: readonly Migration[] = [
+  migration001,
+  migration002,
+  migration003,
+  migration004,
+];
 
 /** The schema version this code writes; `PRAGMA user_version` of an up-to-date cache. */
 export const SCHEMA_VERSION: number = MIGRATIONS.length;

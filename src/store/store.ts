@@ -14,6 +14,8 @@ import { IdMapRepo } from './id-map-repo.js';
 import { RunsRepo } from './runs-repo.js';
 import { TransformedRepo } from './transformed-repo.js';
 import { BuildOutputsRepo } from './build-outputs-repo.js';
+import { SyncQueueRepo } from './sync-queue-repo.js';
+import { BuildStateRepo } from './build-state-repo.js';
 import type { BackupResult } from './backup.js';
 import { backupDatabase } from './backup.js';
 import type { MigrationReport } from './migrate.js';
@@ -43,6 +45,10 @@ export class Store {
   readonly runs: RunsRepo;
   readonly transformed: TransformedRepo;
   readonly buildOutputs: BuildOutputsRepo;
+  /** Work the pull still owes for stored items (revisions, assets). */
+  readonly syncQueue: SyncQueueRepo;
+  /** The last build of each language (`build_state` + `build_outputs`). */
+  readonly buildState: BuildStateRepo;
 
   readonly #ctx: StoreContext;
 
@@ -69,6 +75,8 @@ export class Store {
     this.runs = new RunsRepo(this.#ctx);
     this.transformed = new TransformedRepo(this.#ctx);
     this.buildOutputs = new BuildOutputsRepo(this.#ctx);
+    this.syncQueue = new SyncQueueRepo(this.#ctx);
+    this.buildState = new BuildStateRepo(this.#ctx);
   }
 
   /** True until `close()`. */

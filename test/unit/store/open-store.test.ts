@@ -71,6 +71,7 @@ describe('openStore', () => {
     expect(tables(file)).toEqual([
       'autosaves',
       'build_outputs',
+      'build_state',
       'checkouts',
       'cms_items',
       'edits',
@@ -82,6 +83,7 @@ describe('openStore', () => {
       'revisions',
       'runs',
       'site_info',
+      'sync_queue',
       'sync_state',
       'transformed',
     ]);

@@ -1,0 +1,31 @@
+import path from 'node:path';
+import { Command } from 'commander';
+import { resolveSettings, type CommonFlags } from '../config/settings.js';
+import { backupCache } from '../index.js';
+import { formatBytes } from './pull-command.js';
+import type { CliIo } from './run-cli.js';
+
+interface BackupFlags extends CommonFlags {
+  to: string;
+  json?: boolean;
+}
+
+export function backupCommand(io: CliIo): Command {
+  return new Command('backup')
+    .description(
+      'write a consistent snapshot of the cache to a file (SQLite online backup; safe while a pull runs)',
+    )
+    .requiredOption('--to <file>', 'the snapshot file to write')
+    .option('--pipeline <file>', 'pipeline file')
+    .option('--cache <file>', 'SQLite cache')
+    .option('--json', 'print one machine-readable summary')
+    .action(async (flags: BackupFlags) => {
+      const settings = resolveSettings(flags, io.env, io.cwd);
+      const result = await backupCache(settings, path.resolve(io.cwd, flags.to));
+      if (flags.json) {
+        io.stdout.write(`${JSON.stringify(result)}\n`);
+        return;
+      }
+      io.stdout.write(`backup: wrote ${result.file} (${formatBytes(result.bytes)})\n`);
+    });
+}

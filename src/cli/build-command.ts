@@ -1,0 +1,65 @@
+import { Command } from 'commander';
+import { resolveSettings, type CommonFlags } from '../config/settings.js';
+import { runBuild, type BuildSummary } from '../build/run-build.js';
+import { openStore } from '../store/index.js';
+import type { CliIo } from './run-cli.js';
+
+interface BuildFlags extends CommonFlags {
+  json?: boolean;
+  force?: boolean;
+}
+
+export function buildCommand(io: CliIo): Command {
+  return new Command('build')
+    .description('build output/{lang}/ static sites from the cache (only what changed)')
+    .option('--pipeline <file>', 'pipeline file')
+    .option('--lang <list>', 'languages, e.g. pl,es (default: the pipeline, else all in the cache)')
+    .option('--cache <file>', 'SQLite cache')
+    .option('--out <dir>', 'output directory; each language goes to <dir>/<lang>/')
+    .option('--templates <dir>', 'an Eleventy theme directory instead of the built-in one')
+    .option('--force', 'render every page again')
+    .option('--json', 'print one machine-readable summary on stdout')
+    .action(async (flags: BuildFlags) => {
+      const settings = resolveSettings(flags, io.env, io.cwd);
+      const store = openStore(settings.cache);
+      try {
+        const summary = await runBuild(store, settings, {
+          force: flags.force ?? false,
+          ...(flags.json ? {} : { onLine: (line: string) => io.stderr.write(`build ${line}\n`) }),
+        });
+        printBuild(io, summary, flags.json ?? false);
+      } finally {
+        store.close();
+      }
+    });
+}
+
+export function buildJson(summary: BuildSummary): Record<string, unknown> {
+  const languages: Record<string, unknown> = {};
+  for (const [lang, result] of Object.entries(summary.languages)) {
+    languages[lang] = {
+      written: result.written,
+      unchanged: result.unchanged,
+      removed: result.removed,
+      pages: result.pages,
+      skipped: result.skipped,
+      seconds: round(result.seconds),
+    };
+  }
+  return { languages, total: { ...summary.total, seconds: round(summary.total.seconds) } };
+}
+
+export function printBuild(io: CliIo, summary: BuildSummary, json: boolean): void {
+  if (json) {
+    io.stdout.write(`${JSON.stringify(buildJson(summary))}\n`);
+    return;
+  }
+  for (const [lang, result] of Object.entries(summary.languages)) {
+    for (const warning of result.warnings) io.stderr.write(`warning: ${lang}: ${warning}\n`);
+    io.stdout.write(`${lang}: ${result.index}\n`);
+  }
+}
+
+function round(seconds: number): number {
+  return Math.round(seconds * 1000) / 1000;
+}

@@ -1,0 +1,64 @@
+import { Command } from 'commander';
+import { rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { resolveSettings } from '../config/settings.js';
+import { runBuild } from '../build/run-build.js';
+import { pull } from '../sync/index.js';
+import { openStore } from '../store/index.js';
+import { createProgressReporter } from './progress.js';
+import { startReferenceProcess } from './reference-process.js';
+import type { CliIo } from './run-cli.js';
+
+const DEMO_PIPELINE = fileURLToPath(new URL('../../pipelines/demo.yaml', import.meta.url));
+
+/**
+ * `npm start`: the whole pipeline against the embedded reference site, started as a separate
+ * process on a free port, so a new user sees a real site built in one command.
+ */
+export function demoCommand(io: CliIo): Command {
+  return new Command('demo')
+    .description('start the reference site, pull pl and es, build output/pl and output/es, stop')
+    .option('--pipeline <file>', 'pipeline file to take paths from', DEMO_PIPELINE)
+    .action(async (flags: { pipeline: string }) => {
+      const reference = await startReferenceProcess();
+      try {
+        io.stderr.write(`Reference site running at ${reference.url}\n`);
+        const settings = resolveSettings(
+          { pipeline: flags.pipeline, site: reference.url, lang: 'pl,es' },
+          {
+            ...io.env,
+            CMS_USER: reference.credentials.user,
+            CMS_APP_PASSWORD: reference.credentials.password,
+          },
+          io.cwd,
+        );
+        // The reference site runs on a new port each time, so its links change: start the
+        // demo cache afresh instead of mirroring the old port's URLs.
+        for (const suffix of ['', '-wal', '-shm'])
+          rmSync(`${settings.cache}${suffix}`, { force: true });
+        const progress = createProgressReporter(io.stderr);
+        try {
+          await pull(settings, { onProgress: progress.onProgress });
+        } finally {
+          progress.stop();
+        }
+        const store = openStore(settings.cache);
+        try {
+          const built = await runBuild(store, settings, {
+            force: true,
+            onLine: (line) => io.stderr.write(`build ${line}\n`),
+          });
+          io.stdout.write('\nBuilt the demo site:\n');
+          for (const result of Object.values(built.languages))
+            io.stdout.write(`  ${result.index}\n`);
+          io.stdout.write(
+            `\nLook at it with: npx cms-mirror serve --out ${settings.output}   (then open http://127.0.0.1:8080/pl/)\n`,
+          );
+        } finally {
+          store.close();
+        }
+      } finally {
+        await reference.stop();
+      }
+    });
+}

@@ -1,0 +1,59 @@
+import { Command } from 'commander';
+import { resolveSettings, type CommonFlags } from '../config/settings.js';
+import { runBuild } from '../build/run-build.js';
+import { pull } from '../sync/index.js';
+import { openStore } from '../store/index.js';
+import { buildJson, printBuild } from './build-command.js';
+import { createProgressReporter } from './progress.js';
+import type { CliIo } from './run-cli.js';
+
+interface RunFlags extends CommonFlags {
+  json?: boolean;
+}
+
+/** pull + build: the scheduled run. A pull that changed nothing skips the build. */
+export function runCommand(io: CliIo): Command {
+  return new Command('run')
+    .description('pull, then build what changed (a scheduled static build in one command)')
+    .option('--pipeline <file>', 'pipeline file')
+    .option('--site <url>', 'base URL of the site')
+    .option('--lang <list>', 'languages, e.g. pl,es')
+    .option('--cache <file>', 'SQLite cache')
+    .option('--out <dir>', 'output directory; each language goes to <dir>/<lang>/')
+    .option('--templates <dir>', 'an Eleventy theme directory instead of the built-in one')
+    .option('--backup', 'also mirror revisions and autosaves (needs credentials)')
+    .option('--json', 'print one machine-readable summary on stdout')
+    .action(async (flags: RunFlags) => {
+      const settings = resolveSettings(flags, io.env, io.cwd);
+      const progress = createProgressReporter(io.stderr);
+      let pulled;
+      try {
+        pulled = await pull(settings, { onProgress: progress.onProgress });
+      } finally {
+        progress.stop();
+      }
+      const changes = new Map(
+        Object.entries(pulled.languages).map(([lang, c]) => [
+          lang,
+          c.created + c.updated + c.deleted,
+        ]),
+      );
+      const store = openStore(settings.cache);
+      try {
+        const built = await runBuild(store, settings, {
+          pulledChanges: changes,
+          ...(flags.json ? {} : { onLine: (line: string) => io.stderr.write(`build ${line}\n`) }),
+        });
+        io.exitCode.value = pulled.status === 'partial' ? 3 : 0;
+        if (flags.json) {
+          io.stdout.write(
+            `${JSON.stringify({ pull: { languages: pulled.languages, total: pulled.total }, build: buildJson(built) })}\n`,
+          );
+          return;
+        }
+        printBuild(io, built, false);
+      } finally {
+        store.close();
+      }
+    });
+}

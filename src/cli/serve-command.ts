@@ -1,0 +1,32 @@
+import { Command } from 'commander';
+import { resolveSettings, type CommonFlags } from '../config/settings.js';
+import { startStaticServer } from '../build/static-server.js';
+import { port } from './option-parsers.js';
+import type { CliIo } from './run-cli.js';
+
+interface ServeFlags extends CommonFlags {
+  port: number;
+  host: string;
+}
+
+export function serveCommand(io: CliIo): Command {
+  return new Command('serve')
+    .description('serve the built sites on 127.0.0.1 to look at them (output/pl, output/es, ...)')
+    .option('--pipeline <file>', 'pipeline file')
+    .option('--out <dir>', 'output directory (default: the pipeline\'s, else "output")')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', port, 8080)
+    .option('--host <address>', 'address to bind', '127.0.0.1')
+    .action(async (flags: ServeFlags) => {
+      const settings = resolveSettings(flags, io.env, io.cwd);
+      const server = await startStaticServer(settings.output, {
+        host: flags.host,
+        port: flags.port,
+      });
+      io.stdout.write(`Serving ${settings.output} at ${server.url}/ — Ctrl+C to stop.\n`);
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      await server.close();
+    });
+}

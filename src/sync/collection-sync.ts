@@ -1,0 +1,314 @@
+/**
+ * One crawl stream: one collection of one language. Runs the keyset crawl of crawl-plan.ts,
+ * stores each page with its cursor (and the work the page's changed items need) in ONE
+ * transaction, then reconciles deletions: counts first, `include` probes only when the counts
+ * disagree, and a rescan from the beginning as the last resort.
+ */
+import type { CmsClient, Query } from '../client/index.js';
+import type { ItemType, Store, UpsertResult } from '../store/index.js';
+import { collectionFilter, collectionRoute, type PullMode } from './collections.js';
+import { isPublicItem } from './content-media.js';
+import {
+  afterKeysetPage,
+  afterTie,
+  afterTiePage,
+  finalWatermark,
+  FIRST_SWEEP,
+  freshCursor,
+  keysetQuery,
+  parseCursor,
+  tieQuery,
+  type CrawlCursor,
+  type TieSweep,
+} from './crawl-plan.js';
+import { laterGmt } from './gmt-time.js';
+import { fetchList, presentIds, remoteCount } from './list-fetch.js';
+import type { PullCounters, PullEvent } from './pull-summary.js';
+import { checkRecords, type CrawlItem } from './record-check.js';
+
+export interface CollectionSyncDeps {
+  readonly client: CmsClient;
+  readonly store: Store;
+  readonly lang: string;
+  readonly type: ItemType;
+  readonly mode: PullMode;
+  /** `per_page` of every crawl request: the route's maximum. */
+  readonly perPage: number;
+  /** Queue revisions and autosaves of changed posts and pages. */
+  readonly backup: boolean;
+  /** This language's counters (shared by its streams). */
+  readonly counters: PullCounters;
+  readonly emit: (event: PullEvent) => void;
+  readonly signal?: AbortSignal | undefined;
+  /** Sees every stored page (the site-info step picks the site representation from it). */
+  readonly onItems?: ((items: readonly CrawlItem[]) => void) | undefined;
+}
+
+/** Most sweeps of one second before giving up on it (only a site edited without pause gets there). */
+const MAX_SWEEPS = 50;
+/** Ids per `include` probe. */
+const PROBE_CHUNK = 100;
+
+type Counted = 'created' | 'updated' | 'unchanged';
+
+export class CollectionSync {
+  readonly #d: CollectionSyncDeps;
+  readonly #route: string;
+  readonly #filter: Query;
+  /** Ids stored by this pull and how each was counted: an id is counted once per pull. */
+  readonly #counted = new Map<number, Counted>();
+  /** Bad records already reported (re-reads of a window must not count them again). */
+  readonly #badSeen = new Set<string>();
+  #cursor: CrawlCursor;
+  #watermark: string | null;
+  /** `X-CMS-Total` of an unfiltered first page in this run: the whole remote set. */
+  #fullTotal: number | undefined;
+  /** Expected items of the current crawl, for progress. */
+  #expected: number | undefined;
+  #stored = 0;
+
+  constructor(deps: CollectionSyncDeps) {
+    this.#d = deps;
+    this.#route = collectionRoute(deps.type);
+    this.#filter = collectionFilter(deps.type, deps.mode);
+    const state = deps.store.syncState.get(deps.lang, deps.type);
+    const sameContext =
+      state === undefined || state.context === null || state.context === deps.mode;
+    if (!sameContext) {
+      // Items stored in the other context lack fields (view → edit) or include statuses the
+      // new mode must not keep (edit → view): start over, the probe tombstones the extra ones.
+      this.#warn(
+        `${deps.type}: switching from context=${state.context} to ${deps.mode}: full crawl`,
+      );
+    }
+    this.#watermark = sameContext ? (state?.watermarkGmt ?? null) : null;
+    this.#cursor =
+      (sameContext ? parseCursor(state?.cursor) : undefined) ?? freshCursor(this.#watermark);
+  }
+
+  /** Crawl, then reconcile deletions. */
+  async run(): Promise<void> {
+    await this.#crawl();
+    await this.#reconcile(false);
+  }
+
+  async #crawl(): Promise<void> {
+    this.#progress('crawl');
+    let lastPageIds: number[] = [];
+    for (;;) {
+      this.#d.signal?.throwIfAborted();
+      if (this.#cursor.tie !== null) {
+        await this.#sweepTie(lastPageIds);
+        continue;
+      }
+      const cursor = this.#cursor;
+      const list = await fetchList(this.#d.client, this.#route, {
+        ...this.#filter,
+        ...keysetQuery(cursor, this.#d.perPage),
+      });
+      if (cursor.page === 1 && this.#expected === undefined) this.#expected = list.total;
+      if (cursor.after === null && cursor.page === 1) this.#fullTotal = list.total;
+      const { items, timestamps } = this.#check(list.records);
+      let next: CrawlCursor = {
+        ...cursor,
+        startedAt: cursor.startedAt ?? list.date ?? null,
+        maxSeen: timestamps.reduce<string | null>(laterGmt, cursor.maxSeen),
+      };
+      const step = afterKeysetPage(next, {
+        count: list.records.length,
+        perPage: this.#d.perPage,
+        timestamps,
+      });
+      if (step.done) {
+        // The crawl's last page, its watermark and the end of the cursor commit together.
+        const watermark = finalWatermark(this.#watermark, next);
+        this.#storePage(items, { cursor: null, watermarkGmt: watermark });
+        this.#watermark = watermark;
+        this.#cursor = freshCursor(watermark);
+        return;
+      }
+      next = step.cursor;
+      this.#storePage(items, { cursor: next });
+      this.#cursor = next;
+      lastPageIds = items.map((item) => item.id);
+    }
+  }
+
+  /**
+   * Sweeps the second `cursor.tie` in id order until a sweep brings no new id. A resumed
+   * sweep starts again at page 1 (ids seen before the kill are not remembered: one more sweep).
+   */
+  async #sweepTie(seeded: readonly number[]): Promise<void> {
+    const second = this.#cursor.tie as string;
+    const seen = new Set<number>(seeded);
+    let sweep: TieSweep = FIRST_SWEEP;
+    for (;;) {
+      this.#d.signal?.throwIfAborted();
+      const list = await fetchList(this.#d.client, this.#route, {
+        ...this.#filter,
+        ...tieQuery(second, sweep.page, this.#d.perPage),
+      });
+      const { items, timestamps } = this.#check(list.records);
+      let newIds = 0;
+      for (const item of items) {
+        if (!seen.has(item.id)) {
+          seen.add(item.id);
+          newIds += 1;
+        }
+      }
+      const cursor: CrawlCursor = {
+        ...this.#cursor,
+        maxSeen: timestamps.reduce<string | null>(laterGmt, this.#cursor.maxSeen),
+      };
+      const next = afterTiePage(sweep, {
+        count: list.records.length,
+        perPage: this.#d.perPage,
+        newIds,
+      });
+      const giveUp = next !== 'done' && next.sweeps > MAX_SWEEPS;
+      if (giveUp) {
+        this.#warn(
+          `${this.#d.type}: the items of ${second} kept changing through ${MAX_SWEEPS} sweeps; moving on (the next pull reads them again)`,
+        );
+      }
+      if (next === 'done' || giveUp) {
+        const after = afterTie(cursor);
+        this.#storePage(items, { cursor: after });
+        this.#cursor = after;
+        return;
+      }
+      this.#storePage(items, { cursor });
+      this.#cursor = cursor;
+      sweep = next;
+    }
+  }
+
+  /**
+   * Deletions and unpublishing. Equal counts: done (a no-op pull costs one request here).
+   * Different: probe the live ids this pull has not seen; tombstone the absent ones. Still
+   * fewer local than remote items (something came back without a newer `modified`, e.g. a
+   * scheduled post going live): rescan once from the beginning.
+   */
+  async #reconcile(rescanned: boolean): Promise<void> {
+    const { store, lang, type, client } = this.#d;
+    this.#progress('deletions');
+    const remote = this.#fullTotal ?? (await remoteCount(client, this.#route, this.#filter));
+    let local = store.items.count(lang, type);
+    if (remote === undefined || remote !== local) {
+      // Without count headers every unseen live id is probed: one request per 100 items.
+      const unseen = store.items
+        .listIds(lang, type)
+        .map((row) => row.id)
+        .filter((id) => !this.#counted.has(id));
+      const present = await presentIds(
+        client,
+        this.#route,
+        this.#filter,
+        unseen,
+        Math.min(PROBE_CHUNK, this.#d.perPage),
+      );
+      const gone = unseen.filter((id) => !present.has(id));
+      if (gone.length > 0) {
+        this.#d.counters.deleted += store.items.tombstone(lang, type, gone);
+      }
+      local = store.items.count(lang, type);
+      if (remote !== undefined && local < remote && !rescanned) {
+        this.#warn(
+          `${type}: the site lists ${remote} items, the cache ${local} after the crawl: rescanning from the beginning`,
+        );
+        this.#cursor = freshCursor(null);
+        this.#fullTotal = undefined;
+        this.#expected = undefined;
+        store.syncState.set(lang, type, { cursor: this.#cursor, context: this.#d.mode });
+        await this.#crawl();
+        await this.#reconcile(true);
+        return;
+      }
+    }
+    store.syncState.set(lang, type, {
+      remoteTotal: remote ?? null,
+      localTotal: local,
+      context: this.#d.mode,
+    });
+  }
+
+  /** Splits records into usable items and bad ones (logged, counted, skipped). */
+  #check(records: readonly unknown[]): { items: CrawlItem[]; timestamps: string[] } {
+    const { items, bad } = checkRecords(records);
+    for (const record of bad) {
+      const key =
+        record.id === undefined ? String(JSON.stringify(records[record.index])) : `id:${record.id}`;
+      if (this.#badSeen.has(key)) continue;
+      this.#badSeen.add(key);
+      this.#d.counters.skipped += 1;
+      this.#warn(
+        `${this.#d.type}: skipped a bad record${record.id === undefined ? '' : ` (id ${record.id})`}: ${record.reason}`,
+      );
+    }
+    return { items, timestamps: items.map((item) => item.modified_gmt) };
+  }
+
+  /**
+   * Stores a page, the work its changed items need, and the crawl state in ONE transaction:
+   * a kill before it loses the page (fetched again), a kill after it loses nothing.
+   */
+  #storePage(
+    items: readonly CrawlItem[],
+    state: { cursor: CrawlCursor | null; watermarkGmt?: string | null },
+  ): void {
+    const { store, lang, type, mode, backup } = this.#d;
+    const result = store.transaction((): UpsertResult => {
+      const upserted = store.items.upsertPage(lang, type, items, { context: mode });
+      const byId = new Map(items.map((item) => [item.id, item]));
+      const changed = upserted.outcomes.filter((o) => o.outcome !== 'unchanged').map((o) => o.id);
+      if (changed.length > 0) {
+        if (backup && type !== 'media') store.syncQueue.add(lang, 'revisions', type, changed);
+        const assets =
+          type === 'media'
+            ? changed
+            : changed.filter((id) => {
+                const item = byId.get(id);
+                return item !== undefined && isPublicItem(item);
+              });
+        store.syncQueue.add(lang, 'assets', type, assets);
+      }
+      store.syncState.set(lang, type, { ...state, context: mode });
+      return upserted;
+    });
+    this.#count(result);
+    if (items.length > 0) this.#d.onItems?.(items);
+    this.#stored += items.length;
+    this.#progress('crawl');
+  }
+
+  /** Each id counted once per pull: a re-read is `unchanged` only if nothing else was counted. */
+  #count(result: UpsertResult): void {
+    const counters = this.#d.counters;
+    for (const { id, outcome } of result.outcomes) {
+      const before = this.#counted.get(id);
+      if (before === undefined) {
+        this.#counted.set(id, outcome);
+        counters[outcome] += 1;
+      } else if (before === 'unchanged' && outcome !== 'unchanged') {
+        counters.unchanged -= 1;
+        counters[outcome] += 1;
+        this.#counted.set(id, outcome);
+      }
+    }
+  }
+
+  #progress(phase: 'crawl' | 'deletions'): void {
+    this.#d.emit({
+      type: 'progress',
+      lang: this.#d.lang,
+      collection: this.#d.type,
+      phase,
+      done: this.#stored,
+      total: this.#expected,
+    });
+  }
+
+  #warn(message: string): void {
+    this.#d.emit({ type: 'warning', lang: this.#d.lang, message });
+  }
+}

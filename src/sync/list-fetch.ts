@@ -1,0 +1,99 @@
+/**
+ * The three list requests the pull makes: a page of a collection (with its total and the
+ * server's clock), a count, and an `include` probe of ids.
+ */
+import type { CmsClient, Query } from '../client/index.js';
+import { HttpError, SiteError } from '../errors.js';
+import { gmtFromHttpDate } from './gmt-time.js';
+
+export interface FetchedList {
+  /** The records as sent (checked by the caller). */
+  readonly records: readonly unknown[];
+  /** `X-CMS-Total`, when sent. */
+  readonly total: number | undefined;
+  /** The server's `Date` as a GMT timestamp, when sent. */
+  readonly date: string | undefined;
+}
+
+/**
+ * One page of a list. A page past the last one (400 `rest_post_invalid_page_number`, which
+ * happens when items leave a window between two pages) is an empty page, not an error.
+ */
+export async function fetchList(
+  client: CmsClient,
+  route: string,
+  query: Query,
+): Promise<FetchedList> {
+  let response;
+  try {
+    response = await client.get<unknown>(route, query);
+  } catch (error) {
+    if (
+      error instanceof HttpError &&
+      error.status === 400 &&
+      error.serverCode === 'rest_post_invalid_page_number'
+    ) {
+      return { records: [], total: undefined, date: undefined };
+    }
+    throw error;
+  }
+  if (!Array.isArray(response.data)) {
+    throw new SiteError(
+      response.url,
+      `${response.url} answered something other than a list; is this a cms-json site?`,
+    );
+  }
+  return {
+    records: response.data,
+    total: integerHeader(response.headers['x-cms-total']),
+    date: gmtFromHttpDate(response.headers['date']),
+  };
+}
+
+/** `X-CMS-Total` of the collection under `filter` (one `per_page=1` request), if sent. */
+export async function remoteCount(
+  client: CmsClient,
+  route: string,
+  filter: Query,
+): Promise<number | undefined> {
+  return (await fetchList(client, route, { ...filter, per_page: 1 })).total;
+}
+
+/**
+ * Which of `ids` the site still lists under `filter`: `include` requests of `chunkSize` ids.
+ * Cost: one request per chunk.
+ */
+export async function presentIds(
+  client: CmsClient,
+  route: string,
+  filter: Query,
+  ids: readonly number[],
+  chunkSize: number,
+): Promise<Set<number>> {
+  const present = new Set<number>();
+  const chunks: number[][] = [];
+  for (let start = 0; start < ids.length; start += chunkSize) {
+    chunks.push(ids.slice(start, start + chunkSize));
+  }
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      const list = await fetchList(client, route, {
+        ...filter,
+        include: chunk,
+        per_page: chunk.length,
+        orderby: 'id',
+        order: 'asc',
+      });
+      for (const record of list.records) {
+        const id = (record as { id?: unknown } | null)?.id;
+        if (typeof id === 'number') present.add(id);
+      }
+    }),
+  );
+  return present;
+}
+
+function integerHeader(value: string | string[] | undefined): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  return text !== undefined && /^\s*\d+\s*$/.test(text) ? Number(text) : undefined;
+}

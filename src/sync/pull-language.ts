@@ -1,0 +1,158 @@
+/**
+ * The pull of one language: read the index (routes, limits, site summary), check the
+ * credentials, then one stream per collection, concurrently (the client's queue bounds the
+ * requests): crawl + deletions, then revisions (backup) and assets for what changed.
+ */
+import { BodyError, HttpError, SiteError } from '../errors.js';
+import {
+  checkNeeds,
+  parseSiteIndex,
+  verifyCredentials,
+  type CmsClient,
+  type RouteNeed,
+  type SiteIndex,
+} from '../client/index.js';
+import type { ItemType, Store } from '../store/index.js';
+import { syncAssets } from './assets-sync.js';
+import { CollectionSync } from './collection-sync.js';
+import { COLLECTIONS, collectionRoute, type PullMode } from './collections.js';
+import type { MediaFetcher } from './media-fetcher.js';
+import type { PullCounters, PullEvent } from './pull-summary.js';
+import { syncRevisions } from './revisions-sync.js';
+import { settleAll } from './settle-all.js';
+import {
+  fetchSeoConfiguration,
+  indexSummary,
+  representationFromItem,
+  siteInfoDocument,
+  type SeoInfo,
+} from './site-info.js';
+
+export interface LanguagePullDeps {
+  readonly client: CmsClient;
+  readonly store: Store;
+  readonly lang: string;
+  readonly backup: boolean;
+  readonly media: MediaFetcher;
+  readonly counters: PullCounters;
+  readonly emit: (event: PullEvent) => void;
+  readonly signal?: AbortSignal | undefined;
+  /** Names of the credential variables, for the refusal message. */
+  readonly credentialNames: { readonly user: string; readonly password: string };
+}
+
+export async function pullLanguage(deps: LanguagePullDeps): Promise<void> {
+  const { client, store, lang } = deps;
+  const needs: RouteNeed[] = COLLECTIONS.map(collectionRoute);
+  if (deps.backup) {
+    needs.push('cms/v2/posts/1/revisions', 'cms/v2/posts/1/autosaves');
+    needs.push('cms/v2/pages/1/revisions', 'cms/v2/pages/1/autosaves');
+  }
+  const { index, body } = await readSiteIndex(client, needs);
+  const mode: PullMode = client.hasCredentials ? 'edit' : 'view';
+  let seo: SeoInfo | undefined;
+  if (client.hasCredentials) {
+    // Deployed servers answer public routes to a wrong password as if anonymous: without this
+    // check a pull with a mistyped password would quietly mirror only published content.
+    await verifyCredentials(client, { names: deps.credentialNames });
+    seo = await fetchSeoConfiguration(client);
+  }
+  const summary = indexSummary(body);
+  store.siteInfo.set(lang, siteInfoDocument(lang, summary, seo, store.siteInfo.get(lang)?.data));
+
+  let schemaNode: Record<string, unknown> | undefined;
+  const pickSchemaNode = (items: readonly Record<string, unknown>[]): void => {
+    if (schemaNode !== undefined) return;
+    for (const item of items) {
+      schemaNode = representationFromItem(item);
+      if (schemaNode !== undefined) return;
+    }
+  };
+
+  const stream = async (type: ItemType): Promise<void> => {
+    await new CollectionSync({
+      client,
+      store,
+      lang,
+      type,
+      mode,
+      perPage: index.perPageMax(collectionRoute(type)),
+      backup: deps.backup,
+      counters: deps.counters,
+      emit: deps.emit,
+      signal: deps.signal,
+      onItems: seo === undefined && type !== 'media' ? pickSchemaNode : undefined,
+    }).run();
+    if (deps.backup && type !== 'media') {
+      await syncRevisions({
+        client,
+        store,
+        lang,
+        type,
+        perPage: index.perPageMax(`${collectionRoute(type)}/1/revisions`),
+        counters: deps.counters,
+        emit: deps.emit,
+        signal: deps.signal,
+      });
+    }
+    await syncAssets({
+      client,
+      store,
+      lang,
+      type,
+      media: deps.media,
+      counters: deps.counters,
+      emit: deps.emit,
+      signal: deps.signal,
+    });
+    deps.emit({
+      type: 'progress',
+      lang,
+      collection: type,
+      phase: 'done',
+      done: 0,
+      total: undefined,
+    });
+  };
+  await settleAll(COLLECTIONS.map(stream));
+
+  if (seo === undefined && schemaNode !== undefined) {
+    store.siteInfo.set(
+      lang,
+      siteInfoDocument(
+        lang,
+        summary,
+        { source: 'schema', schema_node: schemaNode },
+        store.siteInfo.get(lang)?.data,
+      ),
+    );
+  }
+}
+
+/**
+ * Reads the index once: the SiteIndex (routes, limits) and the raw body (the summary stored
+ * in `site_info`). Errors as `discoverSite` gives them.
+ */
+async function readSiteIndex(
+  client: CmsClient,
+  needs: readonly RouteNeed[],
+): Promise<{ index: SiteIndex; body: Record<string, unknown> }> {
+  const url = client.apiRoot;
+  let data: unknown;
+  try {
+    data = (await client.get<unknown>('')).data;
+  } catch (error) {
+    if (error instanceof HttpError) {
+      throw new SiteError(url, `${url} is not a cms-json site: it answered ${error.status}`, {
+        cause: error,
+      });
+    }
+    if (error instanceof BodyError) {
+      throw new SiteError(url, `${url} is not a cms-json site: ${error.detail}`, { cause: error });
+    }
+    throw error;
+  }
+  const index = parseSiteIndex(url, data);
+  checkNeeds(index, needs);
+  return { index, body: data as Record<string, unknown> };
+}

@@ -1,0 +1,115 @@
+/**
+ * `pull`: mirror every configured language of the site into the cache. Opens the cache,
+ * records the run in `runs`, runs the languages concurrently (one client each), and returns
+ * the summary the CLI prints.
+ */
+import { CmsClient } from '../client/index.js';
+import { requireSite, type Settings } from '../config/settings.js';
+import { ConfigError } from '../errors.js';
+import { openStore } from '../store/index.js';
+import { MediaFetcher } from './media-fetcher.js';
+import { pullLanguage } from './pull-language.js';
+import { settleAll } from './settle-all.js';
+import {
+  emptyCounters,
+  roundSeconds,
+  sumCounters,
+  type PullCounters,
+  type PullEvent,
+  type PullSummary,
+} from './pull-summary.js';
+
+export interface PullOptions {
+  /**
+   * Also mirror revisions and autosaves of changed posts and pages (needs credentials).
+   * @default settings.backup
+   */
+  readonly backup?: boolean;
+  /** Receives progress and warnings while the pull runs. @default undefined */
+  readonly onProgress?: (event: PullEvent) => void;
+  /** Stops the pull between requests; what was committed stays (the next pull resumes). */
+  readonly signal?: AbortSignal;
+}
+
+export async function pull(settings: Settings, options: PullOptions = {}): Promise<PullSummary> {
+  const { site, languages } = requireSite(settings);
+  const backup = options.backup ?? settings.backup;
+  if (backup && settings.credentials === undefined) {
+    throw new ConfigError(
+      `backup mode mirrors revisions and autosaves, which the site shows only to signed-in users: set ${settings.credentialNames.user} and ${settings.credentialNames.password} (an application password), or pull without --backup`,
+      { field: 'backup' },
+    );
+  }
+  const emit = options.onProgress ?? (() => undefined);
+  const store = openStore(settings.cache);
+  try {
+    const runId = store.runs.start('pull');
+    const started = Date.now();
+    const media = new MediaFetcher(store, {
+      allowedOrigins: settings.media.allowedOrigins,
+      maxBytes: settings.media.maxBytes,
+    });
+    const perLanguage: Record<string, PullCounters> = {};
+    const runLanguage = async (lang: string): Promise<void> => {
+      const counters = emptyCounters();
+      perLanguage[lang] = counters;
+      const languageStart = Date.now();
+      const client = new CmsClient({
+        site,
+        lang,
+        auth: settings.credentials,
+        concurrency: settings.http.concurrency,
+        requestsPerSecond: settings.http.requestsPerSecond,
+        timeoutMs: settings.http.timeoutMs,
+        retries: settings.http.retries,
+      });
+      try {
+        await pullLanguage({
+          client,
+          store,
+          lang,
+          backup,
+          media,
+          counters,
+          emit,
+          signal: options.signal,
+          credentialNames: settings.credentialNames,
+        });
+      } finally {
+        await client.close();
+        counters.requests = client.stats.requests;
+        counters.seconds = roundSeconds(Date.now() - languageStart);
+      }
+    };
+    const summary = (): PullSummary => {
+      const total = sumCounters(Object.values(perLanguage));
+      total.seconds = roundSeconds(Date.now() - started);
+      return {
+        languages: perLanguage,
+        total,
+        status: total.errors > 0 ? 'partial' : 'ok',
+        runId,
+      };
+    };
+    try {
+      await settleAll(languages.map(runLanguage));
+    } catch (error) {
+      const failed = summary();
+      store.runs.finish(runId, 'failed', {
+        languages: failed.languages,
+        total: failed.total,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      throw error;
+    }
+    const result = summary();
+    store.runs.finish(runId, result.status, {
+      languages: result.languages,
+      total: result.total,
+      backup,
+    });
+    return result;
+  } finally {
+    store.close();
+  }
+}

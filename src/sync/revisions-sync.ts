@@ -1,0 +1,120 @@
+/**
+ * Backup mode: the revisions and autosaves of every post and page the pull stored new or
+ * changed (queued with the item). Needs credentials (the routes answer 401 otherwise).
+ */
+import type { CmsClient } from '../client/index.js';
+import { BodyError, HttpError, NetworkError } from '../errors.js';
+import type { CmsItem, ParentType, Store } from '../store/index.js';
+import { collectionRoute } from './collections.js';
+import type { PullCounters, PullEvent } from './pull-summary.js';
+import { drainQueue } from './queue-drain.js';
+
+export interface RevisionsSyncDeps {
+  readonly client: CmsClient;
+  readonly store: Store;
+  readonly lang: string;
+  readonly type: ParentType;
+  /** `per_page` of revision lists (the route's maximum). */
+  readonly perPage: number;
+  readonly counters: PullCounters;
+  readonly emit: (event: PullEvent) => void;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** Drains the `revisions` queue of one language × collection. */
+export async function syncRevisions(deps: RevisionsSyncDeps): Promise<void> {
+  const { store, lang, type } = deps;
+  let done = 0;
+  const progress = (): void =>
+    deps.emit({
+      type: 'progress',
+      lang,
+      collection: type,
+      phase: 'revisions',
+      done,
+      total: undefined,
+    });
+  progress();
+  await drainQueue(
+    store,
+    lang,
+    'revisions',
+    type,
+    async (ids) => {
+      await Promise.all(
+        ids.map(async (id) => {
+          if (await fetchOne(deps, id)) store.syncQueue.remove(lang, 'revisions', type, [id]);
+          done += 1;
+        }),
+      );
+      progress();
+    },
+    { chunkSize: 24, signal: deps.signal },
+  );
+}
+
+/** Fetches and stores one parent's autosaves and revisions. False: retry on the next pull. */
+async function fetchOne(deps: RevisionsSyncDeps, id: number): Promise<boolean> {
+  const { client, store, lang, type, counters } = deps;
+  if (store.items.get(lang, type, id) === undefined) return true;
+  const base = `${collectionRoute(type)}/${id}`;
+  let autosaves: CmsItem[];
+  const revisions: CmsItem[] = [];
+  const bad = (what: string): void => {
+    counters.skipped += 1;
+    deps.emit({
+      type: 'warning',
+      lang,
+      message: `${type} ${id}: skipped a bad ${what} record (no positive integer id)`,
+    });
+  };
+  try {
+    autosaves = usable(
+      (await client.get<unknown>(`${base}/autosaves`, { context: 'edit' })).data,
+      () => bad('autosave'),
+    );
+    for await (const page of client.paginate<unknown>(`${base}/revisions`, {
+      context: 'edit',
+      per_page: deps.perPage,
+    })) {
+      revisions.push(...usable(page.items, () => bad('revision')));
+    }
+  } catch (error) {
+    if (error instanceof HttpError && (error.status === 404 || error.status === 410)) {
+      return true; // the parent left the site meanwhile; the deletion probe tombstones it
+    }
+    if (error instanceof HttpError || error instanceof NetworkError || error instanceof BodyError) {
+      counters.errors += 1;
+      deps.emit({
+        type: 'warning',
+        lang,
+        message: `revisions of ${type} ${id} not fetched (the next pull retries): ${error.message}`,
+      });
+      return false;
+    }
+    throw error;
+  }
+  // The revisions list of a post may include its autosave: keep it in one table only.
+  const autosaveIds = new Set(autosaves.map((autosave) => autosave.id));
+  const onlyRevisions = revisions.filter((revision) => !autosaveIds.has(revision.id));
+  store.transaction(() => {
+    const a = store.autosaves.upsertMany(lang, type, id, autosaves);
+    const r = store.revisions.upsertMany(lang, type, id, onlyRevisions);
+    counters.revisions += a.created + a.updated + r.created + r.updated;
+  });
+  return true;
+}
+
+/** Records with a positive integer id; anything else is reported through `onBad`. */
+function usable(data: unknown, onBad: () => void): CmsItem[] {
+  if (!Array.isArray(data)) {
+    onBad();
+    return [];
+  }
+  return data.filter((record): record is CmsItem => {
+    const id = (record as { id?: unknown } | null)?.id;
+    const ok = typeof id === 'number' && Number.isSafeInteger(id) && id > 0;
+    if (!ok) onBad();
+    return ok;
+  });
+}

@@ -1,0 +1,185 @@
+/**
+ * `verify`: compares the cache with the site, item by item: which ids the site lists that the
+ * cache lacks (`missing`), which live cache items the site no longer lists (`extra`), and
+ * which differ in `modified_gmt` (`stale`). Uses the same context and status filter as the
+ * pull with the same credentials, so a clean pull verifies clean. Costs one request per
+ * `per_page` items (a full listing); a site edited meanwhile shows those edits as differences.
+ */
+import { CmsClient, discoverSite, verifyCredentials } from '../client/index.js';
+import { requireSite, type Settings } from '../config/settings.js';
+import { openStore, type ItemType, type Store } from '../store/index.js';
+import { COLLECTIONS, collectionFilter, collectionRoute, type PullMode } from './collections.js';
+import { settleAll } from './settle-all.js';
+
+export interface VerifyDifference {
+  readonly lang: string;
+  readonly collection: ItemType;
+  readonly id: number;
+  readonly kind: 'missing' | 'extra' | 'stale';
+  /** `modified_gmt` on the site (missing, stale). */
+  readonly remote?: string | undefined;
+  /** `modified_gmt` in the cache (extra, stale). */
+  readonly local?: string | undefined;
+}
+
+export interface VerifyCollection {
+  readonly lang: string;
+  readonly collection: ItemType;
+  readonly remote: number;
+  readonly local: number;
+  readonly missing: number;
+  readonly extra: number;
+  readonly stale: number;
+}
+
+export interface VerifyReport {
+  /** True when the cache equals the site for every language × collection. */
+  readonly ok: boolean;
+  readonly mode: PullMode;
+  readonly collections: readonly VerifyCollection[];
+  /** The differences, at most `limit` of them (the per-collection counts are complete). */
+  readonly differences: readonly VerifyDifference[];
+  readonly requests: number;
+}
+
+export interface VerifyOptions {
+  /** Most differences listed in the report. @default 1000 */
+  readonly limit?: number;
+}
+
+export async function verify(
+  settings: Settings,
+  options: VerifyOptions = {},
+): Promise<VerifyReport> {
+  const { site, languages } = requireSite(settings);
+  const limit = options.limit ?? 1000;
+  const store = openStore(settings.cache, { readonly: true });
+  const mode: PullMode = settings.credentials === undefined ? 'view' : 'edit';
+  const collections: VerifyCollection[] = [];
+  const differences: VerifyDifference[] = [];
+  let requests = 0;
+  try {
+    await settleAll(
+      languages.map(async (lang) => {
+        const client = new CmsClient({
+          site,
+          lang,
+          auth: settings.credentials,
+          concurrency: settings.http.concurrency,
+          requestsPerSecond: settings.http.requestsPerSecond,
+          timeoutMs: settings.http.timeoutMs,
+          retries: settings.http.retries,
+        });
+        try {
+          const index = await discoverSite(client, COLLECTIONS.map(collectionRoute));
+          if (client.hasCredentials) {
+            await verifyCredentials(client, { names: settings.credentialNames });
+          }
+          for (const type of COLLECTIONS) {
+            const remote = await listRemote(
+              client,
+              type,
+              mode,
+              index.perPageMax(collectionRoute(type)),
+            );
+            const result = compare(store, lang, type, remote);
+            collections.push(result.summary);
+            for (const difference of result.differences) {
+              if (differences.length < limit) differences.push(difference);
+            }
+          }
+        } finally {
+          await client.close();
+          requests += client.stats.requests;
+        }
+      }),
+    );
+  } finally {
+    store.close();
+  }
+  collections.sort((a, b) =>
+    a.lang === b.lang
+      ? COLLECTIONS.indexOf(a.collection) - COLLECTIONS.indexOf(b.collection)
+      : a.lang < b.lang
+        ? -1
+        : 1,
+  );
+  const ok = collections.every((c) => c.missing + c.extra + c.stale === 0);
+  return { ok, mode, collections, differences, requests };
+}
+
+/** Every id the site lists under the pull's filter, with its `modified_gmt`. */
+async function listRemote(
+  client: CmsClient,
+  type: ItemType,
+  mode: PullMode,
+  perPage: number,
+): Promise<Map<number, string | undefined>> {
+  const remote = new Map<number, string | undefined>();
+  for await (const page of client.paginate<unknown>(collectionRoute(type), {
+    ...collectionFilter(type, mode),
+    orderby: 'id',
+    order: 'asc',
+    per_page: perPage,
+  })) {
+    for (const record of page.items) {
+      const id = (record as { id?: unknown } | null)?.id;
+      const modified = (record as { modified_gmt?: unknown } | null)?.modified_gmt;
+      if (typeof id === 'number')
+        remote.set(id, typeof modified === 'string' ? modified : undefined);
+    }
+  }
+  return remote;
+}
+
+/** Compares the remote listing with the cache's live items (reads the cache only). */
+export function compare(
+  store: Store,
+  lang: string,
+  type: ItemType,
+  remote: ReadonlyMap<number, string | undefined>,
+): { summary: VerifyCollection; differences: VerifyDifference[] } {
+  const differences: VerifyDifference[] = [];
+  const local = store.items.listIds(lang, type);
+  const localIds = new Set<number>();
+  for (const row of local) {
+    localIds.add(row.id);
+    if (!remote.has(row.id)) {
+      differences.push({
+        lang,
+        collection: type,
+        id: row.id,
+        kind: 'extra',
+        local: row.modifiedGmt ?? undefined,
+      });
+    } else if (remote.get(row.id) !== (row.modifiedGmt ?? undefined)) {
+      differences.push({
+        lang,
+        collection: type,
+        id: row.id,
+        kind: 'stale',
+        remote: remote.get(row.id),
+        local: row.modifiedGmt ?? undefined,
+      });
+    }
+  }
+  for (const [id, modified] of remote) {
+    if (!localIds.has(id))
+      differences.push({ lang, collection: type, id, kind: 'missing', remote: modified });
+  }
+  differences.sort((a, b) => a.id - b.id);
+  const count = (kind: VerifyDifference['kind']): number =>
+    differences.filter((d) => d.kind === kind).length;
+  return {
+    summary: {
+      lang,
+      collection: type,
+      remote: remote.size,
+      local: local.length,
+      missing: count('missing'),
+      extra: count('extra'),
+      stale: count('stale'),
+    },
+    differences,
+  };
+}

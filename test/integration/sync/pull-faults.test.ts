@@ -1,0 +1,49 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStore } from '../../../src/store/index.js';
+import { pull } from '../../../src/sync/index.js';
+import { startReference, type ReferenceSite } from '../../helpers/reference.js';
+import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import {
+  expectItemsEqual,
+  expectMediaFiles,
+  expectRevisionsEqual,
+  settingsFor,
+} from './mirror-check.js';
+
+describe('pull through an unreliable site', () => {
+  let site: ReferenceSite;
+  let temp: TempCache;
+  beforeEach(async () => {
+    site = await startReference({ faults: 'latency=5ms,error=0.1,429=0.05,reset=0.02' });
+    temp = tempCache();
+  });
+  afterEach(async () => {
+    await site.close();
+    temp.cleanup();
+  });
+
+  it('completes with latency, 500s, 429s and dropped connections, and the cache equals the site', async () => {
+    const settings = settingsFor(site, temp.file, { backup: true });
+    // A fault rate of ~17% per attempt: ten retries make a give-up (0.17^11) negligible.
+    settings.http = { ...settings.http, retries: 10 };
+    const summary = await pull(settings);
+    expect(summary.status).toBe('ok');
+    const faulted = site.requests.filter(
+      (r) => r.status === 0 || r.status === 500 || r.status === 429,
+    );
+    expect(faulted.length).toBeGreaterThan(5);
+    // Retries were sent and counted as requests.
+    expect(summary.total.requests).toBe(site.requests.length);
+
+    site.control.setFaults(undefined);
+    const store = openStore(temp.file, { readonly: true });
+    try {
+      await expectItemsEqual(store, site, ['pl', 'es'], 'edit');
+      await expectRevisionsEqual(store, site, ['pl', 'es']);
+      await expectMediaFiles(store, site, ['pl', 'es'], 'edit');
+      expect(store.syncQueue.counts()).toEqual([]);
+    } finally {
+      store.close();
+    }
+  });
+});
