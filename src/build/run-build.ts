@@ -10,7 +10,7 @@ import type { Store } from '../store/index.js';
 import { runTransform } from '../transform/transform-runner.js';
 import { buildSite, canSkipBuild, type BuildReport } from './build-site.js';
 import { digestOf } from './digest.js';
-import { isCurrentManifest } from './build-manifest.js';
+import { isCurrentManifest, type BuildManifest } from './build-manifest.js';
 import { modelFromStore } from './model-from-store.js';
 import type { ChangeSet } from './site-model.js';
 
@@ -51,8 +51,19 @@ export async function runBuild(
     languages: {},
     total: { written: 0, unchanged: 0, removed: 0, pages: 0, seconds: 0 },
   };
+  // Every language is transformed before any is built: a page's language switcher and
+  // hreflang alternates need the site paths of its translations in the other languages.
+  const transforms = new Map<string, LanguageTransform>();
+  for (const lang of languages) transforms.set(lang, transformLanguage(store, lang));
   for (const lang of languages) {
-    const result = await buildLanguage(store, settings, lang, languages, options);
+    const others = languages
+      .filter((other) => other !== lang)
+      .map((other) => [other, transforms.get(other)?.pathsDigest ?? null]);
+    const transform = transforms.get(lang) as LanguageTransform;
+    const result = await buildLanguage(store, settings, lang, languages, options, {
+      ...transform,
+      othersDigest: digestOf(others),
+    });
     summary.languages[lang] = result;
     summary.total.written += result.written;
     summary.total.unchanged += result.unchanged;
@@ -82,15 +93,21 @@ function buildLanguages(store: Store, settings: Settings): string[] {
   return languages;
 }
 
-async function buildLanguage(
-  store: Store,
-  settings: Settings,
-  lang: string,
-  languages: readonly string[],
-  options: RunBuildOptions,
-): Promise<LanguageBuild> {
+interface LanguageTransform {
+  homeUrl: string;
+  transformed: number;
+  /** The last build's manifest, when this version of the build can use it. */
+  previous: BuildManifest | undefined;
+  siteDigestBefore: string | undefined;
+  /** Digest of the language's public items and their site paths. */
+  pathsDigest: string;
+  /** Time spent transforming, counted in the language's build time. */
+  seconds: number;
+}
+
+/** Transforms what is stale in one language (and what links to pages that are gone). */
+function transformLanguage(store: Store, lang: string): LanguageTransform {
   const started = performance.now();
-  const outDir = path.join(settings.output, lang);
   const info = store.siteInfo.get(lang);
   const homeUrl = (info?.data as { home?: unknown } | undefined)?.home;
   if (typeof homeUrl !== 'string') {
@@ -98,13 +115,41 @@ async function buildLanguage(
       field: 'languages',
     });
   }
-  const transform = runTransform(store, { lang, homeUrl });
   const saved = store.buildState.get(lang);
   const previous = isCurrentManifest(saved?.manifest) ? saved.manifest : undefined;
-  // The site part of the input: what the pull stored about the site, and the languages built.
+  // Pages the last build wrote: items linking to one that is gone are transformed again.
+  const transform = runTransform(store, {
+    lang,
+    homeUrl,
+    ...(previous ? { previousFiles: Object.keys(previous.files) } : {}),
+  });
+  return {
+    homeUrl,
+    transformed: transform.transformed,
+    previous,
+    siteDigestBefore: saved?.siteDigest,
+    pathsDigest: digestOf([...transform.sitePaths].sort(([a], [b]) => (a < b ? -1 : 1))),
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
+async function buildLanguage(
+  store: Store,
+  settings: Settings,
+  lang: string,
+  languages: readonly string[],
+  options: RunBuildOptions,
+  transform: LanguageTransform & { othersDigest: string },
+): Promise<LanguageBuild> {
+  const started = performance.now() - transform.seconds * 1000;
+  const outDir = path.join(settings.output, lang);
+  const info = store.siteInfo.get(lang);
+  const { homeUrl, previous } = transform;
   const siteDigest = digestOf({
     info: info?.data ?? null,
     languages,
+    // Translations published, removed or moved change this language's switcher links.
+    translations: transform.othersDigest,
     publicUrl: settings.build.publicUrl ?? null,
     postsPerPage: settings.build.postsPerPage,
   });
@@ -112,7 +157,10 @@ async function buildLanguage(
   const changed: ChangeSet | undefined =
     options.force || pulled === undefined
       ? undefined
-      : { items: pulled + transform.transformed, site: saved?.siteDigest !== siteDigest };
+      : {
+          items: pulled + transform.transformed,
+          site: transform.siteDigestBefore !== siteDigest,
+        };
   const templatesDir = settings.templates;
   const base = { outDir, ...(templatesDir ? { templatesDir } : {}) };
 

@@ -70,6 +70,7 @@ function jsonOf(report: MigrateReport, dryRun: boolean): Record<string, unknown>
     created: report.created,
     skipped: report.skipped,
     recovered: report.recovered,
+    relinked: report.relinked,
     failed: report.failed,
     warnings: report.warnings.length,
     requests: report.requests,
@@ -86,7 +87,7 @@ function printReport(io: CliIo, report: MigrateReport): void {
     io.stderr.write(`failed: ${failure.type} ${failure.sourceId}: ${failure.message}\n`);
   out(
     `migrate: created ${report.created.media} media, ${report.created.pages} pages, ${report.created.posts} posts; ` +
-      `${report.skipped} already migrated, ${report.recovered} recovered by slug, ${report.failed.length} failed ` +
+      `${report.skipped} already migrated, ${report.recovered} recovered by slug, ${report.relinked} relinked, ${report.failed.length} failed ` +
       `(${report.requests} requests, ${report.batches} batch calls)`,
   );
   if (report.seo) {

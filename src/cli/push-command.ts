@@ -25,7 +25,10 @@ export function pushCommand(io: CliIo): Command {
     .option('--cache <file>', 'SQLite cache')
     .option('--dir <dir>', 'checkout dir (default: the pipeline\'s push.dir, "content")')
     .option('--dry-run', 'validate and check for conflicts, send nothing')
-    .option('--force', 'write even items changed on the site since checkout')
+    .option(
+      '--force',
+      'skip the conflict check: write edits to items changed on the site since checkout (see below)',
+    )
     .addOption(
       new Option('--validation <mode>', 'batch validation').choices([
         'require-all-validate',
@@ -34,6 +37,21 @@ export function pushCommand(io: CliIo): Command {
     )
     .option('--delete <ids>', 'move these post/page ids to the trash, e.g. 12,13')
     .option('--json', 'print one machine-readable summary')
+    .addHelpText(
+      'after',
+      `
+Conflicts and --force:
+  Before writing, push compares each edited item's modified_gmt on the site with the one
+  recorded at checkout. An item changed on the site since then is a conflict: nothing is
+  written for it, the local file keeps your edit, the edit stays queued, and push exits 3.
+  --force skips that check for every queued edit. Only the fields you changed are sent, so
+  on a forced update the site keeps its own changes to the other fields and loses them in
+  yours; a forced "status: trash" trashes the item whatever changed. Afterwards your file
+  shows the item as the site then has it. Local validation still runs (exit 2, nothing sent)
+  and the site may still refuse an edit (kept pending with its message, exit 3).
+  Use "push --dry-run" first to list the conflicts; "checkout" of a fresh pull shows the
+  site's version (it never overwrites a file you edited).`,
+    )
     .action(async (flags: PushFlags) => {
       const settings = resolveSettings(flags, io.env, io.cwd);
       const report = await runPush(settings, {

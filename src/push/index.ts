@@ -28,7 +28,7 @@ export { chunkIds, describeConflict, findConflicts } from './conflicts.js';
 export type { Conflict, EditBase } from './conflicts.js';
 export { recordDeletes, recordFileEdits, listItemFiles, TRASH_FIELDS } from './record-edits.js';
 export type { RecordEditsOptions, RecordEditsSummary } from './record-edits.js';
-export { pushEdits, labelOf } from './push.js';
+export { emptyPushSummary, pushEdits, labelOf } from './push.js';
 export type { PushFailure, PushOptions, PushSummary } from './push.js';
 export { runPush, countersOf, requirePushCredentials } from './run-push.js';
 export type { RunPushOptions, RunPushReport } from './run-push.js';

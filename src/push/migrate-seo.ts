@@ -62,7 +62,12 @@ export async function copySeoSettings(
   ): Promise<{ ok: boolean; data: unknown; text: string }> => {
     report.requests += 1;
     try {
-      const response = await session.client.request<unknown>('POST', `seo/v1/${route}`, { body });
+      // Setting the configuration to given values, and an indexing step the site tracks
+      // itself, are harmless to repeat: a POST whose answer was cut is retried like a GET.
+      const response = await session.client.request<unknown>('POST', `seo/v1/${route}`, {
+        body,
+        idempotent: true,
+      });
       return { ok: true, data: response.data, text: `ok (${response.status})` };
     } catch (error) {
       if (error instanceof HttpError)

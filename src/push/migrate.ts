@@ -4,7 +4,7 @@ import type { HttpSettings } from '../config/pipeline-schema.js';
 import { CmsMirrorError, HttpError } from '../errors.js';
 import { openStore, type Store } from '../store/index.js';
 import { BATCH_LIMIT } from './batch-planner.js';
-import { interpretBatchResult } from './batch-result.js';
+import { interpretBatchResult, type SubOutcome } from './batch-result.js';
 import { chunkIds } from './conflicts.js';
 import {
   formatPlan,
@@ -21,6 +21,7 @@ import {
   postBody,
   type RemapContext,
 } from './migrate-remap.js';
+import { relinkUpdates, type CreatedItem } from './migrate-relink.js';
 import { copySeoSettings, type SeoReport } from './migrate-seo.js';
 import { sourceSiteOf } from './migrate-source.js';
 import { openSiteSession, type SiteSession } from './site-session.js';
@@ -55,6 +56,11 @@ export interface MigrateReport {
   skipped: number;
   /** Found on the target by slug (a previous run created them but stopped before recording). */
   recovered: number;
+  /**
+   * Items of this run updated by the second pass: their links to items created after them
+   * pointed at a path the target did not give those items.
+   */
+  relinked: number;
   failed: { type: MigrateType; sourceId: number; message: string }[];
   warnings: string[];
   /** The dry-run plan as text (also filled on a real run). */
@@ -81,6 +87,7 @@ async function migrateWith(store: Store, options: MigrateOptions): Promise<Migra
     created: { media: 0, pages: 0, posts: 0 },
     skipped: 0,
     recovered: 0,
+    relinked: 0,
     failed: [],
     warnings: [],
     planText: '',
@@ -149,7 +156,29 @@ async function migrateWith(store: Store, options: MigrateOptions): Promise<Migra
       }
     }
 
-    const maxItems = Math.min(BATCH_LIMIT, session.index.batchMaxItems());
+    const run: CreateRun = {
+      store,
+      session,
+      byId,
+      context,
+      keys: { sourceKey, targetKey },
+      maxItems: Math.min(BATCH_LIMIT, session.index.batchMaxItems()),
+      report,
+      onLine: options.onLine,
+      created: [],
+    };
+    // An item created now without the media it features or shows, or without its parent,
+    // would keep that hole for good (a re-run skips what is mapped): it waits for the next run.
+    if (report.failed.some((failure) => failure.type === 'media')) {
+      for (const step of [...pending('pages'), ...pending('posts')]) {
+        report.failed.push({
+          type: step.type,
+          sourceId: step.sourceId,
+          message: 'waits for media that could not be created; the next run creates both',
+        });
+      }
+      return report;
+    }
     // Pages level by level: a level's parents were all created by the previous one.
     const pages = pending('pages');
     const depth = depthsOf(plan.steps);
@@ -158,31 +187,24 @@ async function migrateWith(store: Store, options: MigrateOptions): Promise<Migra
     );
     for (const level of levels) {
       const steps = pages.filter((step) => (depth.get(step.sourceId) ?? 0) === level);
+      const orphans = steps.filter(
+        (step) => step.parentSourceId !== 0 && !context.ids.pages.has(step.parentSourceId),
+      );
+      for (const step of orphans) {
+        report.failed.push({
+          type: 'pages',
+          sourceId: step.sourceId,
+          message: `waits for its parent page ${step.parentSourceId}, which could not be created`,
+        });
+      }
       await createInBatches(
-        store,
-        session,
+        run,
         'pages',
-        steps,
-        byId,
-        context,
-        { sourceKey, targetKey },
-        maxItems,
-        report,
-        options.onLine,
+        steps.filter((step) => !orphans.includes(step)),
       );
     }
-    await createInBatches(
-      store,
-      session,
-      'posts',
-      pending('posts'),
-      byId,
-      context,
-      { sourceKey, targetKey },
-      maxItems,
-      report,
-      options.onLine,
-    );
+    await createInBatches(run, 'posts', pending('posts'));
+    await relinkCreated(run);
 
     report.seo = await copySeoSettings(session, source.seo, context, report.warnings);
     report.requests += report.seo.requests;
@@ -358,24 +380,33 @@ async function createMedia(
   });
 }
 
-async function createInBatches(
-  store: Store,
-  session: SiteSession,
-  type: 'pages' | 'posts',
-  steps: readonly PlanStep[],
-  byId: Map<string, SourceItem>,
-  context: RemapContext & {
+/** What creating pages and posts needs, and what it collects for the second pass. */
+interface CreateRun {
+  readonly store: Store;
+  readonly session: SiteSession;
+  readonly byId: ReadonlyMap<string, SourceItem>;
+  readonly context: RemapContext & {
     ids: Record<MigrateType, Map<number, number>>;
     urls: Map<string, string>;
-  },
-  keys: { sourceKey: string; targetKey: string },
-  maxItems: number,
-  report: MigrateReport,
-  onLine: ((line: string) => void) | undefined,
+  };
+  readonly keys: { sourceKey: string; targetKey: string };
+  readonly maxItems: number;
+  readonly report: MigrateReport;
+  readonly onLine: ((line: string) => void) | undefined;
+  /** Items created by this run and the bodies they were created with. */
+  readonly created: CreatedItem[];
+}
+
+async function createInBatches(
+  run: CreateRun,
+  type: 'pages' | 'posts',
+  steps: readonly PlanStep[],
 ): Promise<void> {
+  const { store, session, byId, context, keys, report } = run;
   const batchable = session.index.allowsBatch(`cms/v2/${type}`, 'POST');
-  for (let start = 0; start < steps.length; start += batchable ? maxItems : 1) {
-    const chunkSteps = steps.slice(start, start + (batchable ? maxItems : 1));
+  const size = batchable ? run.maxItems : 1;
+  for (let start = 0; start < steps.length; start += size) {
+    const chunkSteps = steps.slice(start, start + size);
     const bodies = chunkSteps.map((step) => {
       const result = postBody(
         type,
@@ -414,32 +445,103 @@ async function createInBatches(
         );
       }
     });
-    for (const outcome of outcomes) {
+    outcomes.forEach((outcome, i) => {
       const sourceId = Number(outcome.ref);
       if (!outcome.ok) {
         report.failed.push({ type, sourceId, message: `${outcome.code}: ${outcome.message}` });
-        continue;
+        return;
       }
+      const json = byId.get(`${type}:${sourceId}`)!.json;
       context.ids[type].set(sourceId, outcome.item.id as number);
-      rememberUrls(context, type, byId.get(`${type}:${sourceId}`)!.json, outcome.item);
+      rememberUrls(context, type, json, outcome.item);
+      run.created.push({
+        type,
+        sourceId,
+        targetId: outcome.item.id as number,
+        parentSourceId: chunkSteps[i]!.parentSourceId,
+        json,
+        sent: bodies[i]!,
+      });
       report.created[type] += 1;
-    }
-    onLine?.(`created ${outcomes.filter((o) => o.ok).length}/${outcomes.length} ${type}`);
+    });
+    run.onLine?.(`created ${outcomes.filter((o) => o.ok).length}/${outcomes.length} ${type}`);
   }
 }
 
-async function createOne(
+/**
+ * The second pass (see migrate-relink.ts): items whose links, rewritten again now that every
+ * created item's target URL is known, come out different are updated — in batches of updates,
+ * which may be repeated harmlessly. A refused update is a warning: the item exists, only a
+ * link in it still has the path the first pass guessed.
+ */
+async function relinkCreated(run: CreateRun): Promise<void> {
+  const { session, report } = run;
+  const updates = relinkUpdates(run.created, run.context);
+  for (let start = 0; start < updates.length; start += run.maxItems) {
+    const chunk = updates.slice(start, start + run.maxItems);
+    const requests = chunk.map((update) => ({
+      method: 'POST' as const,
+      path: `/cms/v2/${update.type}/${update.targetId}`,
+      body: update.body,
+    }));
+    const refs = chunk.map((_, i) => String(start + i));
+    let outcomes;
+    if (requests.every((request) => session.index.allowsBatch(request.path.slice(1), 'POST'))) {
+      const result = await session.client.batch(requests, 'normal', { idempotent: true });
+      report.batches += 1;
+      report.requests += 1;
+      outcomes = interpretBatchResult({ lang: session.lang, requests, refs }, result);
+    } else {
+      outcomes = [];
+      for (const [i, request] of requests.entries()) {
+        outcomes.push(await updateOne(session, request.path, request.body, refs[i]!));
+        report.requests += 1;
+      }
+    }
+    for (const outcome of outcomes) {
+      const update = updates[Number(outcome.ref)]!;
+      if (outcome.ok) report.relinked += 1;
+      else
+        report.warnings.push(
+          `${update.type} ${update.sourceId}: links to items created after it not updated (${outcome.code}: ${outcome.message})`,
+        );
+    }
+  }
+  if (report.relinked > 0)
+    run.onLine?.(`updated links in ${report.relinked} item(s) created before their targets`);
+}
+
+function createOne(
   session: SiteSession,
   type: string,
   body: Record<string, unknown>,
   ref: string,
-) {
+): Promise<SubOutcome> {
+  return writeOne(session, `cms/v2/${type}`, body, ref, false);
+}
+
+function updateOne(
+  session: SiteSession,
+  path: string,
+  body: Record<string, unknown>,
+  ref: string,
+): Promise<SubOutcome> {
+  return writeOne(session, path.replace(/^\//, ''), body, ref, true);
+}
+
+/** One `POST` outside a batch, answered in the shape a batch sub-response is interpreted to. */
+async function writeOne(
+  session: SiteSession,
+  route: string,
+  body: Record<string, unknown>,
+  ref: string,
+  idempotent: boolean,
+): Promise<SubOutcome> {
   try {
-    const response = await session.client.request<Record<string, unknown>>(
-      'POST',
-      `cms/v2/${type}`,
-      { body, idempotent: false },
-    );
+    const response = await session.client.request<Record<string, unknown>>('POST', route, {
+      body,
+      idempotent,
+    });
     return { ref, ok: true as const, status: response.status, item: response.data };
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;

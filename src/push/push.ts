@@ -13,6 +13,7 @@ import {
   serializeCheckout,
   type CheckoutType,
 } from './checkout-file.js';
+import { editApplied, fetchItems, findCreated } from './already-applied.js';
 import { describeConflict, findConflicts, type Conflict } from './conflicts.js';
 import { fetchRemoteModified } from './remote-modified.js';
 import type { SiteSession } from './site-session.js';
@@ -68,6 +69,11 @@ export interface PushSummary {
   failed: PushFailure[];
   /** Edits still queued after this run (conflicts, failures, not run). */
   pending: number;
+  /**
+   * Edits found already applied on the site (an earlier run's write whose answer was lost):
+   * recorded as done without writing again. Also counted in created/updated/trashed.
+   */
+  recovered: number;
   /** Local validation problems; when any, nothing was sent. */
   invalid: EditProblem[];
   /** What would be sent (dry run) or was sent: one line per request. */
@@ -76,18 +82,7 @@ export interface PushSummary {
 
 export async function pushEdits(options: PushOptions): Promise<PushSummary> {
   const { store } = options;
-  const summary: PushSummary = {
-    sent: 0,
-    batches: 0,
-    created: 0,
-    updated: 0,
-    trashed: 0,
-    conflicts: [],
-    failed: [],
-    pending: 0,
-    invalid: [],
-    plan: [],
-  };
+  const summary = emptyPushSummary();
   const edits = [
     ...store.edits.list({ state: 'pending' }),
     ...store.edits.list({ state: 'failed' }),
@@ -134,13 +129,67 @@ export async function pushEdits(options: PushOptions): Promise<PushSummary> {
           })),
           remote,
         );
+        // A changed or gone item may be our own earlier write whose answer was lost.
+        const current =
+          conflicts.length === 0 || options.dryRun
+            ? new Map()
+            : await fetchItems(
+                session.client,
+                type,
+                conflicts.map((conflict) => conflict.id),
+                session.index.perPageMax(`cms/v2/${type}`),
+              );
         for (const conflict of conflicts) {
           const edit = mine.find((candidate) => String(candidate.id) === conflict.ref)!;
+          const item = current.get(conflict.id);
+          if (item !== undefined && editApplied(edit, item)) {
+            held.add(edit.id);
+            summary.recovered += 1;
+            recordOutcome(options, summary, edit, {
+              ref: conflict.ref,
+              ok: true,
+              status: 200,
+              item,
+            });
+            continue;
+          }
           const message = describeConflict(conflict, labelOf(edit));
           held.add(edit.id);
           summary.conflicts.push({ edit: edit.id, label: labelOf(edit), message, conflict });
           if (!options.dryRun)
             store.edits.update(edit.id, { state: 'pending', error: `conflict: ${message}` });
+        }
+      }
+    }
+  }
+
+  // 2b. Creates the site already has (a run that stopped before recording the answer) are
+  // adopted, never created twice.
+  if (!options.dryRun) {
+    for (const lang of langs) {
+      const session = sessions.get(lang)!;
+      for (const type of ['posts', 'pages'] as const) {
+        const creates = edits.filter(
+          (edit) => edit.lang === lang && edit.type === type && edit.itemId === null,
+        );
+        if (creates.length === 0) continue;
+        const found = await findCreated(
+          session.client,
+          type,
+          creates,
+          session.index.perPageMax(`cms/v2/${type}`),
+        );
+        for (const edit of creates) {
+          const item = found.get(edit.id);
+          if (item === undefined) continue;
+          held.add(edit.id);
+          summary.recovered += 1;
+          recordOutcome(options, summary, edit, {
+            ref: String(edit.id),
+            ok: true,
+            status: 200,
+            item,
+          });
         }
       }
     }
@@ -180,6 +229,23 @@ export async function pushEdits(options: PushOptions): Promise<PushSummary> {
   summary.pending =
     store.edits.list({ state: 'pending' }).length + store.edits.list({ state: 'failed' }).length;
   return summary;
+}
+
+/** A summary of nothing sent yet (push and run-push start from it). */
+export function emptyPushSummary(): PushSummary {
+  return {
+    sent: 0,
+    batches: 0,
+    created: 0,
+    updated: 0,
+    trashed: 0,
+    recovered: 0,
+    conflicts: [],
+    failed: [],
+    pending: 0,
+    invalid: [],
+    plan: [],
+  };
 }
 
 function validateOne(edit: Edit, index: SiteIndex, enumCheck: boolean): EditProblem[] {

@@ -3,7 +3,7 @@ import { ConfigError, UsageError } from '../errors.js';
 import type { Settings } from '../config/settings.js';
 import { openStore, type Store } from '../store/index.js';
 import type { CheckoutType } from './checkout-file.js';
-import { pushEdits, type PushSummary } from './push.js';
+import { emptyPushSummary, pushEdits, type PushSummary } from './push.js';
 import { recordDeletes, recordFileEdits } from './record-edits.js';
 import { openSiteSession, PUSH_NEEDS, type SiteSession } from './site-session.js';
 
@@ -59,7 +59,7 @@ export async function runPush(
       ...(options.files ? { files: options.files } : {}),
     });
     const report: RunPushReport = {
-      ...emptySummary(),
+      ...emptyPushSummary(),
       fileProblems: recorded.problems.map((problem) => ({
         file: problem.file,
         message: problem.message,
@@ -147,21 +147,6 @@ export function countersOf(report: RunPushReport): Record<string, number> {
     failed: report.failed.length,
     pending: report.pending,
     invalid: report.invalid.length + report.fileProblems.length,
-  };
-}
-
-function emptySummary(): PushSummary {
-  return {
-    sent: 0,
-    batches: 0,
-    created: 0,
-    updated: 0,
-    trashed: 0,
-    conflicts: [],
-    failed: [],
-    pending: 0,
-    invalid: [],
-    plan: [],
   };
 }
 

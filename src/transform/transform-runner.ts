@@ -4,7 +4,7 @@
  * store the result keyed by TRANSFORM_VERSION. Offline: everything it needs was fetched by
  * pull; what was not fetched stays a link card or a remote link, never a request.
  */
-import type { Store, StoredItem } from '../store/index.js';
+import type { ItemType, Store, StoredItem } from '../store/index.js';
 import { findEmbedUrls } from './embed-detection.js';
 import { itemKey, assignSitePaths, type PathCandidate } from './item-site-paths.js';
 import { mediaSitePath } from './media-site-paths.js';
@@ -12,6 +12,7 @@ import { parseOEmbedResponse, type OEmbedResponse } from './oembed-response.js';
 import { createHtmlProcessor, processHtml, type HtmlProcessor } from './process-html.js';
 import { isPublic, parseItemJson, renderedField } from './publication.js';
 import { plainTextExcerpt } from './plain-excerpt.js';
+import { linksIntoFiles, removedPageFiles } from './removed-link-targets.js';
 import { createUrlResolver } from './url-resolver.js';
 import { TRANSFORM_VERSION } from './version.js';
 
@@ -23,11 +24,23 @@ export interface TransformOptions {
   readonly maxwidth?: number;
   /** Items written per transaction. @default 200 */
   readonly batchSize?: number;
+  /**
+   * Files the last build of this language wrote (relative to its root). Items whose HTML
+   * links to one of its pages that no current item produces any more (unpublished, deleted,
+   * moved) are transformed again, so that they do not keep a link to a removed page.
+   * @default none: only items whose source or the transform version changed are transformed
+   */
+  readonly previousFiles?: Iterable<string>;
 }
 
 export interface TransformSummary {
   transformed: number;
   warnings: number;
+  /**
+   * Site path of every public item by `itemKey` (`posts:12`): what other languages' pages
+   * link to through their language switcher and hreflang alternates.
+   */
+  sitePaths: ReadonlyMap<string, string>;
 }
 
 /** Site paths of every public post and page of a language, pages first (they own short paths). */
@@ -55,20 +68,45 @@ export function mediaSitePaths(store: Store, lang: string): Map<string, string> 
 export function runTransform(store: Store, options: TransformOptions): TransformSummary {
   const { lang, homeUrl } = options;
   const maxwidth = options.maxwidth ?? 600;
-  const sitePaths = publicSitePaths(store, lang, homeUrl);
-  const linkEntries: [string, string][] = [];
+  // One pass over the published items: a no-op run (nothing stale) costs only this.
+  const candidates: (PathCandidate & { type: ItemType; contentHash: string })[] = [];
   for (const type of ['pages', 'posts'] as const) {
     for (const item of store.items.iterate(lang, type, { statuses: ['publish'] })) {
-      const path = sitePaths.get(itemKey(type, item.id));
-      if (path !== undefined && item.link) linkEntries.push([item.link, path]);
+      if (isPublic(item))
+        candidates.push({ type, id: item.id, link: item.link, contentHash: item.contentHash });
     }
   }
-  const processor = createHtmlProcessor({
-    resolveLink: createUrlResolver(linkEntries),
-    resolveMedia: createUrlResolver(mediaSitePaths(store, lang)),
-  });
+  const sitePaths = assignSitePaths(candidates, homeUrl);
+  const removed = removedPageFiles(options.previousFiles ?? [], sitePaths.values());
+  // Current items linking to a removed page: their source did not change, so they are not stale.
+  const linkingToRemoved: StoredItem[] = [];
+  for (const candidate of removed.size > 0 ? candidates : []) {
+    const path = sitePaths.get(itemKey(candidate.type, candidate.id));
+    const previous = store.transformed.get(lang, candidate.type, candidate.id);
+    if (
+      path !== undefined &&
+      previous?.sourceHash === candidate.contentHash &&
+      previous.transformVersion === String(TRANSFORM_VERSION) &&
+      linksIntoFiles(previous.html, path, removed)
+    ) {
+      const item = store.items.get(lang, candidate.type, candidate.id);
+      if (item) linkingToRemoved.push(item);
+    }
+  }
+  // Built on first use: resolving 10,000 links is wasted on a run with nothing to transform.
+  let processor: HtmlProcessor | undefined;
+  const processorFor = (): HtmlProcessor =>
+    (processor ??= createHtmlProcessor({
+      resolveLink: createUrlResolver(
+        candidates.flatMap((candidate): [string, string][] => {
+          const path = sitePaths.get(itemKey(candidate.type, candidate.id));
+          return path !== undefined && candidate.link ? [[candidate.link, path]] : [];
+        }),
+      ),
+      resolveMedia: createUrlResolver(mediaSitePaths(store, lang)),
+    }));
 
-  const summary: TransformSummary = { transformed: 0, warnings: 0 };
+  const summary: TransformSummary = { transformed: 0, warnings: 0, sitePaths };
   const batchSize = options.batchSize ?? 200;
   let pending: (() => void)[] = [];
   const flush = () => {
@@ -76,13 +114,14 @@ export function runTransform(store: Store, options: TransformOptions): Transform
     pending = [];
     store.transaction(() => writes.forEach((write) => write()));
   };
-  for (const item of store.transformed.iterateStale(lang, String(TRANSFORM_VERSION), {
+  const stale = store.transformed.iterateStale(lang, String(TRANSFORM_VERSION), {
     types: ['posts', 'pages'],
-  })) {
+  });
+  for (const item of chain(linkingToRemoved, stale)) {
     const path = sitePaths.get(itemKey(item.type, item.id));
     // Non-public items stay stale on purpose: they never reach the output, so no HTML is made.
     if (path === undefined || !isPublic(item)) continue;
-    const result = transformOne(store, processor, item, path, maxwidth);
+    const result = transformOne(store, processorFor(), item, path, maxwidth);
     summary.transformed += 1;
     summary.warnings += result.warnings;
     pending.push(() =>
@@ -101,6 +140,10 @@ export function runTransform(store: Store, options: TransformOptions): Transform
   }
   if (pending.length > 0) flush();
   return summary;
+}
+
+function* chain<T>(...parts: Iterable<T>[]): Generator<T> {
+  for (const part of parts) yield* part;
 }
 
 function transformOne(

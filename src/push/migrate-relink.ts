@@ -1,0 +1,50 @@
+import { postBody, type RemapContext } from './migrate-remap.js';
+
+/**
+ * The second pass of a migration. An item's content is rewritten when it is created, and a
+ * link to an item created later (a page linking to a post, a post to a newer post) can then
+ * only be moved by prefix: right while the target keeps the source's paths, wrong when it
+ * gave the item another one (a slug taken on the target becomes `slug-2`, another date,
+ * another parent). Once every id and link is known, each created item's content and excerpt
+ * are rewritten again; those that come out different are updated. Pure.
+ */
+
+/** An item created by this run, with what its create sent. */
+export interface CreatedItem {
+  readonly type: 'pages' | 'posts';
+  readonly sourceId: number;
+  readonly targetId: number;
+  /** Pages: the parent's source id (0 = top level). */
+  readonly parentSourceId: number;
+  readonly json: Readonly<Record<string, unknown>>;
+  /** The body of the create. */
+  readonly sent: Readonly<Record<string, unknown>>;
+}
+
+export interface RelinkUpdate {
+  readonly type: 'pages' | 'posts';
+  readonly sourceId: number;
+  readonly targetId: number;
+  /** Only the fields whose rewrite changed: `content` and/or `excerpt`. */
+  readonly body: Record<string, unknown>;
+}
+
+const RELINKED_FIELDS = ['content', 'excerpt'] as const;
+
+export function relinkUpdates(
+  created: readonly CreatedItem[],
+  context: RemapContext,
+): RelinkUpdate[] {
+  const updates: RelinkUpdate[] = [];
+  for (const item of created) {
+    const { body: now } = postBody(item.type, item.json, item.parentSourceId, context);
+    const body: Record<string, unknown> = {};
+    for (const field of RELINKED_FIELDS) {
+      if (now[field] !== undefined && now[field] !== item.sent[field]) body[field] = now[field];
+    }
+    if (Object.keys(body).length > 0) {
+      updates.push({ type: item.type, sourceId: item.sourceId, targetId: item.targetId, body });
+    }
+  }
+  return updates;
+}

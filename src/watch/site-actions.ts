@@ -1,0 +1,86 @@
+import { runBuild } from '../build/run-build.js';
+import type { Settings } from '../config/settings.js';
+import { openStore } from '../store/index.js';
+import { pull, type PullCounters } from '../sync/index.js';
+
+/**
+ * What `watch` does besides pushing, through the stage libraries: a pull that says what it
+ * changed, and an incremental build. Each opens the cache for its own run and closes it, so
+ * a stop between two actions leaves nothing open.
+ */
+
+/** What a pull changed, per language (created + updated + deleted items). */
+export interface PullOutcome {
+  readonly changes: ReadonlyMap<string, number>;
+  /** One line for the terminal; undefined when nothing changed (a periodic pull stays quiet). */
+  readonly line: string | undefined;
+}
+
+export interface RebuildRequest {
+  /** A template changed: every page is looked at again. */
+  readonly templates: boolean;
+  /** Items changed per language (pushed or pulled); undefined = let the build look. */
+  readonly changes?: ReadonlyMap<string, number>;
+}
+
+export type PullHook = (signal: AbortSignal) => Promise<PullOutcome>;
+export type RebuildHook = (
+  request: RebuildRequest,
+  onLine: (line: string) => void,
+) => Promise<void>;
+
+/** One pull of every configured language (`pull` of src/sync). */
+export function pullHook(settings: Settings): PullHook {
+  return async (signal) => {
+    const summary = await pull(settings, { signal });
+    const changes = new Map(
+      Object.entries(summary.languages).map(([lang, c]) => [lang, changedItems(c)]),
+    );
+    const total = changedItems(summary.total);
+    const partial = summary.status === 'partial';
+    return {
+      changes,
+      line:
+        total === 0 && !partial
+          ? undefined
+          : `pulled: ${summary.total.created} created, ${summary.total.updated} updated, ${summary.total.deleted} deleted` +
+            (partial ? `; ${summary.total.errors} error(s), retried by the next pull` : ''),
+    };
+  };
+}
+
+/** An incremental build of the output (`runBuild` of src/build), one line per language. */
+export function rebuildHook(settings: Settings): RebuildHook {
+  return async (request, onLine) => {
+    const store = openStore(settings.cache);
+    try {
+      const changes = request.changes;
+      // A template change is not an item change: the build compares the theme's hash itself.
+      // Otherwise a language the request does not name had no change (0 lets it be skipped).
+      const pulledChanges =
+        changes === undefined || request.templates
+          ? undefined
+          : new Map(
+              (settings.languages.length > 0 ? settings.languages : store.items.langs()).map(
+                (lang) => [lang, changes.get(lang) ?? 0],
+              ),
+            );
+      const summary = await runBuild(store, settings, {
+        ...(pulledChanges !== undefined ? { pulledChanges } : {}),
+      });
+      for (const [lang, result] of Object.entries(summary.languages)) {
+        for (const warning of result.warnings) onLine(`build warning: ${lang}: ${warning}`);
+        if (result.skipped) continue;
+        onLine(
+          `rebuilt ${lang}: ${result.written} written, ${result.unchanged} unchanged, ${result.removed} removed (${result.seconds.toFixed(2)} s)`,
+        );
+      }
+    } finally {
+      store.close();
+    }
+  };
+}
+
+function changedItems(counters: PullCounters): number {
+  return counters.created + counters.updated + counters.deleted;
+}

@@ -1,0 +1,122 @@
+/**
+ * `cms-mirror run` (pull + build) end to end, as a scheduled job runs it: the reference site
+ * in its own process (`cms-mirror reference --posts N`), each `run --json` in a fresh child
+ * process against it, with credentials (edit context). Cases: a full run into an empty cache
+ * and output, a no-op run of the unchanged site, and a run after one post's title was edited
+ * through the API.
+ *   npx tsx test/bench/run.bench.ts [postsPerLanguage=10000]
+ * Wall times are the child's whole life, including Node start-up and tsx compiling the
+ * sources (about 1 s here); the `pull`/`build` columns are the run's own figures.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startReferenceProcess } from '../../src/cli/reference-process.js';
+
+const POSTS = Number(process.argv[2] ?? 10_000);
+const LANGS = ['pl', 'es'];
+const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+
+interface RunJson {
+  pull: { total: { requests: number; created: number; updated: number; seconds: number } };
+  build: {
+    languages: Record<
+      string,
+      { written: number; removed: number; skipped: boolean; pages: number }
+    >;
+    total: { written: number; unchanged: number; removed: number; pages: number; seconds: number };
+  };
+}
+
+function runChild(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ wall: number; json: RunJson }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'run', ...args, '--json'], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const wall = (performance.now() - started) / 1000;
+      if (code !== 0) reject(new Error(`run exited with ${code}: ${stderr.slice(-2000)}`));
+      else resolve({ wall, json: JSON.parse(stdout) as RunJson });
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  const site = await startReferenceProcess(['--posts', String(POSTS)]);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-mirror-run-bench-'));
+  try {
+    const pipeline = path.join(dir, 'pipeline.yaml');
+    fs.writeFileSync(pipeline, 'http:\n  requestsPerSecond: 0\n');
+    const args = [
+      ...['--pipeline', pipeline, '--site', site.url, '--lang', LANGS.join(',')],
+      ...['--cache', path.join(dir, 'cache.sqlite'), '--out', path.join(dir, 'output')],
+    ];
+    const env = { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password };
+    const auth = `Basic ${Buffer.from(`${site.credentials.user}:${site.credentials.password}`).toString('base64')}`;
+
+    const rows: string[] = [];
+    const row = (name: string, result: { wall: number; json: RunJson }, note = ''): void => {
+      const { pull, build } = result.json;
+      const line = `| ${name} | ${result.wall.toFixed(2)} s | ${pull.total.seconds.toFixed(2)} s, ${pull.total.requests} requests, ${pull.total.created + pull.total.updated} items | ${build.total.seconds.toFixed(2)} s | ${build.total.written} written, ${build.total.unchanged} unchanged, ${build.total.removed} removed | ${note} |`;
+      rows.push(line);
+      console.error(line);
+    };
+
+    const full = await runChild(args, env);
+    row('full run, empty cache and output', full, `${full.json.build.total.pages} pages`);
+    const noop = await runChild(args, env);
+    row(
+      'no-op run, site unchanged',
+      noop,
+      LANGS.map(
+        (lang) => `${lang} ${noop.json.build.languages[lang]?.skipped ? 'skipped' : 'built'}`,
+      ).join(', '),
+    );
+
+    // One post in the middle of the site, its title changed through the API.
+    const listed = await fetch(
+      `${site.url}/pl/cms-json/cms/v2/posts?per_page=1&offset=${Math.floor(POSTS / 3)}&_fields=id`,
+    );
+    const [post] = (await listed.json()) as { id: number }[];
+    if (!post) throw new Error('no post to edit');
+    const edited = await fetch(`${site.url}/pl/cms-json/cms/v2/posts/${post.id}`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: `Edited title ${Date.now()}` }),
+    });
+    if (!edited.ok) throw new Error(`edit failed: ${edited.status}`);
+    const one = await runChild(args, env);
+    row(
+      'run after one edited post title',
+      one,
+      `pl written ${one.json.build.languages['pl']?.written}, es ${one.json.build.languages['es']?.skipped ? 'skipped' : 'built'}`,
+    );
+
+    console.log(
+      `\n${POSTS} posts per language × ${LANGS.length}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load ${os
+        .loadavg()
+        .map((n) => n.toFixed(1))
+        .join(' ')}\n`,
+    );
+    console.log('| case | wall time (child process) | pull | build | files | notes |');
+    console.log('|---|---|---|---|---|---|');
+    for (const line of rows) console.log(line);
+  } finally {
+    await site.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
