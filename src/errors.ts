@@ -163,7 +163,12 @@ export class BodyError extends CmsMirrorError {
     details: { method: string; url: string; reason: BodyError['reason']; detail: string },
     options: CmsMirrorErrorOptions = {},
   ) {
-    super('E_BODY', `${details.method} ${details.url}: ${details.detail}`, options);
+    // Too large, not UTF-8, not JSON: the site is not what the user said it was (bad input,
+    // exit 2). A body still cut short after the last retry is a transport failure (exit 1).
+    super('E_BODY', `${details.method} ${details.url}: ${details.detail}`, {
+      exitCode: details.reason === 'malformed' ? 1 : 2,
+      ...options,
+    });
     this.method = details.method;
     this.url = details.url;
     this.reason = details.reason;

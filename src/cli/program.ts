@@ -14,6 +14,7 @@ import { buildCommand } from './build-command.js';
 import { runCommand } from './run-command.js';
 import { serveCommand } from './serve-command.js';
 import { demoCommand } from './demo-command.js';
+import { initCommand } from './init-command.js';
 
 const packageJson = JSON.parse(
   readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
@@ -46,6 +47,7 @@ export function buildProgram(io: CliIo): Command {
     runCommand(io),
     serveCommand(io),
     demoCommand(io),
+    initCommand(io),
   ]) {
     program.addCommand(command.exitOverride().configureOutput(program.configureOutput()));
   }

@@ -249,6 +249,13 @@ export class CmsClient {
         `${response.url} answered ${describeJson(response.data)} where a list was expected`,
       );
     }
+    if (query['per_page'] !== undefined && response.data.length > perPage) {
+      // A server that ignores per_page (and so probably page too) would make a page walk endless.
+      throw new SiteError(
+        response.url,
+        `${response.url} answered ${response.data.length} items where per_page=${perPage} allows ${perPage}: it does not page like a cms-json site`,
+      );
+    }
     const items = response.data as T[];
     const totalPages = integerHeader(response.headers['x-cms-totalpages']);
     const linkHeader = response.headers['link'];

@@ -11,6 +11,9 @@ const languageCode = z
 
 const envName = z.string().regex(/^[A-Z_][A-Z0-9_]*$/i, 'an environment variable name');
 
+/** Largest API response body accepted when `http.maxBodyBytes` is not set (64 MiB). */
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
+
 export const httpSchema = z
   .object({
     /** Requests in flight at once, per language. @default 6 */
@@ -21,6 +24,18 @@ export const httpSchema = z
     timeoutMs: z.number().int().min(100).max(600_000).default(30_000),
     /** Retries after the first try on network errors, 5xx, 408 and 429. @default 5 */
     retries: z.number().int().min(0).max(20).default(5),
+    /**
+     * Largest API response body accepted, in bytes; a bigger answer is refused (exit 2), never
+     * buffered. Media downloads have their own limit (`media.maxBytes`).
+     * Optional in the type so callers that build settings by hand need not repeat it.
+     * @default 67108864 (64 MiB)
+     */
+    maxBodyBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(2 ** 31)
+      .optional(),
   })
   .strict();
 

@@ -43,6 +43,14 @@ export async function fetchList(
       `${response.url} answered something other than a list; is this a cms-json site?`,
     );
   }
+  const perPage = query['per_page'];
+  if (typeof perPage === 'number' && response.data.length > perPage) {
+    // A server that ignores per_page probably ignores page too: the walk would never end.
+    throw new SiteError(
+      response.url,
+      `${response.url} answered ${response.data.length} items where per_page=${perPage} allows ${perPage}: it does not page like a cms-json site`,
+    );
+  }
   return {
     records: response.data,
     total: integerHeader(response.headers['x-cms-total']),

@@ -62,6 +62,7 @@ export async function pull(settings: Settings, options: PullOptions = {}): Promi
         requestsPerSecond: settings.http.requestsPerSecond,
         timeoutMs: settings.http.timeoutMs,
         retries: settings.http.retries,
+        maxBodyBytes: settings.http.maxBodyBytes,
       });
       try {
         await pullLanguage({

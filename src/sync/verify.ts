@@ -69,6 +69,7 @@ export async function verify(
           requestsPerSecond: settings.http.requestsPerSecond,
           timeoutMs: settings.http.timeoutMs,
           retries: settings.http.retries,
+          maxBodyBytes: settings.http.maxBodyBytes,
         });
         try {
           const index = await discoverSite(client, COLLECTIONS.map(collectionRoute));

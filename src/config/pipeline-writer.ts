@@ -1,0 +1,143 @@
+/**
+ * The pipeline file `cms-mirror init` writes: every setting, each with a comment saying what
+ * it does and its default, the site and languages given, and no credentials. The values come
+ * from the schema's own defaults, so the file and the schema cannot drift apart (a test loads
+ * the written file back through `resolveSettings`).
+ */
+import { writeFileSync } from 'node:fs';
+import { ConfigError } from '../errors.js';
+import { DEFAULT_MAX_BODY_BYTES, pipelineSchema } from './pipeline-schema.js';
+import { DEFAULT_CACHE, DEFAULT_OUTPUT } from './settings.js';
+
+export interface PipelineTextOptions {
+  /** Base URL of the site; written commented out (to fill in) when undefined. */
+  readonly site?: string | undefined;
+  /** Language segments; written commented out (to fill in) when undefined or empty. */
+  readonly languages?: readonly string[] | undefined;
+}
+
+/** The commented YAML text of a pipeline file with every setting at its default. Pure. */
+export function pipelineText(options: PipelineTextOptions = {}): string {
+  const d = pipelineSchema.parse({});
+  const languages = options.languages ?? [];
+  const yamlString = (value: string): string => JSON.stringify(value);
+  const lines = [
+    '# cms-mirror pipeline file, written by `cms-mirror init`.',
+    '# Use it with: cms-mirror <command> --pipeline THIS_FILE',
+    '# Paths are relative to this file. Command-line flags (--site, --lang, --cache, --out)',
+    '# override the settings of the same meaning. Unknown keys are errors, so a typo never',
+    '# silently falls back to a default.',
+    '#',
+    '# Credentials never go in this file. Set them in the environment, as an application',
+    '# password created on the site:',
+    '#   CMS_USER=<user name>  CMS_APP_PASSWORD=<application password>',
+    '# (or the variables named under `auth` below). Without them cms-mirror reads only',
+    '# published content; drafts, backups (revisions, autosaves) and push need them.',
+    '',
+    '# Base URL of the site: the part before /{lang}/cms-json/. Required.',
+    options.site === undefined
+      ? '# site: https://example.org'
+      : `site: ${yamlString(options.site)}`,
+    '',
+    '# Language segments to mirror: each has its API under {site}/{lang}/cms-json/ and is',
+    '# built to {output}/{lang}/. Required.',
+    languages.length === 0 ? '# languages: [pl, es]' : `languages: [${languages.join(', ')}]`,
+    '',
+    `# The SQLite cache: the local copy of the site, the source of every build. Default: ${DEFAULT_CACHE}`,
+    `cache: ${yamlString(DEFAULT_CACHE)}`,
+    '',
+    `# Where the static sites are built, one directory per language. Default: ${DEFAULT_OUTPUT}`,
+    `output: ${yamlString(DEFAULT_OUTPUT)}`,
+    '',
+    '# An Eleventy theme directory to use instead of the built-in one. Default: the built-in theme.',
+    '# templates: my-theme',
+    '',
+    '# Backup mode: pull also mirrors revisions, autosaves and every media binary (needs',
+    `# credentials). Default: ${String(d.backup)}`,
+    `backup: ${String(d.backup)}`,
+    '',
+    '# Names of the environment variables that hold the credentials (the names, never the values).',
+    'auth:',
+    `  # Variable holding the user name. Default: ${d.auth.userEnv}`,
+    `  userEnv: ${d.auth.userEnv}`,
+    `  # Variable holding the application password. Default: ${d.auth.passwordEnv}`,
+    `  passwordEnv: ${d.auth.passwordEnv}`,
+    '',
+    '# How cms-mirror talks to the site.',
+    'http:',
+    `  # Requests in flight at once, per language. Default: ${d.http.concurrency}`,
+    `  concurrency: ${d.http.concurrency}`,
+    `  # Requests per second, per language (retries included); 0 means unlimited. Default: ${d.http.requestsPerSecond}`,
+    `  requestsPerSecond: ${d.http.requestsPerSecond}`,
+    `  # Time one request may take, in milliseconds. Default: ${d.http.timeoutMs}`,
+    `  timeoutMs: ${d.http.timeoutMs}`,
+    `  # Retries after the first try on network errors, 5xx, 408 and 429. Default: ${d.http.retries}`,
+    `  retries: ${d.http.retries}`,
+    '  # Largest API answer accepted, in bytes; a bigger one stops the run with an error.',
+    `  # Default: ${DEFAULT_MAX_BODY_BYTES} (64 MiB)`,
+    `  maxBodyBytes: ${DEFAULT_MAX_BODY_BYTES}`,
+    '',
+    '# Media files (images and other uploads) downloaded into the cache.',
+    'media:',
+    "  # Origins besides the site's own that media may be downloaded from, e.g.",
+    '  # ["https://cdn.example.org"]. Others stay links to the remote file. Default: []',
+    `  allowedOrigins: []`,
+    `  # Largest media file accepted, in bytes. Default: ${d.media.maxBytes} (256 MiB)`,
+    `  maxBytes: ${d.media.maxBytes}`,
+    '',
+    '# The static sites.',
+    'build:',
+    '  # Absolute URL the static site will be served from; feeds, sitemaps and canonical',
+    "  # links use it. Default: the site's own URL.",
+    '  # publicUrl: https://static.example.org',
+    `  # Posts per listing page (home page and archives). Default: ${d.build.postsPerPage}`,
+    `  postsPerPage: ${d.build.postsPerPage}`,
+    '',
+    '# Local edits sent back to the site.',
+    'push:',
+    `  # Where \`checkout\` writes one file per post and page. Default: ${d.push.dir}`,
+    `  dir: ${yamlString(d.push.dir)}`,
+    '  # Batch validation: require-all-validate writes nothing if any edit is invalid;',
+    `  # normal writes the valid ones. Default: ${d.push.validation}`,
+    `  validation: ${d.push.validation}`,
+    '',
+  ];
+  return lines.join('\n');
+}
+
+export interface WritePipelineOptions {
+  /** Replace an existing file. @default false */
+  readonly force?: boolean;
+}
+
+/**
+ * Writes `text` to `file`. Without `force` an existing file is never touched: the exclusive
+ * create also closes the gap between checking and writing.
+ * @throws ConfigError naming the file when it exists (without force) or cannot be written.
+ */
+export function writePipelineFile(
+  file: string,
+  text: string,
+  options: WritePipelineOptions = {},
+): void {
+  try {
+    writeFileSync(file, text, { encoding: 'utf8', flag: options.force ? 'w' : 'wx' });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw existsError(file, error);
+    throw new ConfigError(
+      `${file}: cannot write the pipeline file (${code ?? 'error'})`,
+      { file },
+      { cause: error },
+    );
+  }
+}
+
+/** The refusal for an existing file, shared by the early check and the write itself. */
+export function existsError(file: string, cause?: unknown): ConfigError {
+  return new ConfigError(
+    `${file} already exists: give --force to overwrite it, or --out another file`,
+    { file },
+    cause === undefined ? {} : { cause },
+  );
+}
