@@ -1,4 +1,12 @@
-/** The public library API: what the CLI uses, nothing more. Re-exports only. */
+/**
+ * The public library API: the operations the CLI runs, as typed functions. Re-exports only.
+ */
+export { resolveSettings, requireSite, credentialsFromEnv } from './config/settings.js';
+export type { CommonFlags, Credentials, Settings } from './config/settings.js';
+export { loadPipelineFile } from './config/load-pipeline.js';
+export { pipelineText, writePipelineFile } from './config/pipeline-writer.js';
+export * from './errors.js';
+
 export { backupCache, pull, status, verify } from './sync/index.js';
 export type {
   CacheStatus,
@@ -10,3 +18,23 @@ export type {
   VerifyDifference,
   VerifyReport,
 } from './sync/index.js';
+
+export { runBuild } from './build/run-build.js';
+export type { BuildSummary, LanguageBuild, RunBuildOptions } from './build/run-build.js';
+export { startStaticServer } from './build/static-server.js';
+export type { StaticServer } from './build/static-server.js';
+
+export { checkout, runPush, migrate } from './push/index.js';
+export type {
+  CheckoutOptions,
+  CheckoutSummary,
+  MigrateOptions,
+  MigrateReport,
+  RunPushOptions,
+  RunPushReport,
+} from './push/index.js';
+export { watchCheckouts, parseDuration } from './watch/index.js';
+export type { WatchOptions } from './watch/index.js';
+
+export { openStore } from './store/index.js';
+export type { Store } from './store/index.js';
