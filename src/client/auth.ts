@@ -1,4 +1,4 @@
-import { AuthError, ConfigError, HttpError } from '../errors.js';
+import { AuthError, HttpError } from '../errors.js';
 import type { CmsClient } from './cms-client.js';
 import type { Credentials } from './options.js';
 
@@ -16,39 +16,6 @@ const DEFAULT_PASSWORD_VAR = 'CMS_APP_PASSWORD';
 /** The `Authorization` value for application passwords: HTTP Basic over UTF-8. */
 export function basicAuthHeader(credentials: Credentials): string {
   return `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`, 'utf8').toString('base64')}`;
-}
-
-/**
- * Reads credentials from the environment (never from a pipeline file). Both unset → undefined
- * (anonymous); only one set → ConfigError naming the variables, never their values.
- */
-export function credentialsFromEnv(
-  env: Readonly<Record<string, string | undefined>>,
-  names: CredentialNames = {},
-): Credentials | undefined {
-  const userVar = names.user ?? DEFAULT_USER_VAR;
-  const passwordVar = names.password ?? DEFAULT_PASSWORD_VAR;
-  const user = env[userVar]?.trim() ?? '';
-  // Application passwords are shown in groups separated by spaces; servers accept them either
-  // way, so they are passed on as given (only the surrounding blanks are dropped).
-  const password = env[passwordVar]?.trim() ?? '';
-  if (user === '' && password === '') return undefined;
-  if (user === '') {
-    throw new ConfigError(`${passwordVar} is set but ${userVar} is not: set both or neither`, {
-      field: userVar,
-    });
-  }
-  if (password === '') {
-    throw new ConfigError(`${userVar} is set but ${passwordVar} is not: set both or neither`, {
-      field: passwordVar,
-    });
-  }
-  if (user.includes(':')) {
-    throw new ConfigError(`${userVar} must not contain ":" (HTTP Basic cannot carry it)`, {
-      field: userVar,
-    });
-  }
-  return { user, password };
 }
 
 export interface VerifyOptions {

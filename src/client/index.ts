@@ -8,9 +8,10 @@ export type {
   RequestOptions,
   ResponseHeaders,
 } from './cms-client.js';
+export { clientOptionsFor } from './settings-options.js';
 export { resolveClientOptions, DEFAULT_MAX_BODY_BYTES, DEFAULT_USER_AGENT } from './options.js';
 export type { ClientEvent, ClientOptions, Credentials, ResolvedClientOptions } from './options.js';
-export { basicAuthHeader, credentialsFromEnv, verifyCredentials } from './auth.js';
+export { basicAuthHeader, verifyCredentials } from './auth.js';
 export type { CredentialNames, VerifyOptions } from './auth.js';
 export {
   SiteIndex,

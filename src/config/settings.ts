@@ -104,23 +104,33 @@ function parseFlagOverrides(flags: CommonFlags): { site?: string; languages?: st
   };
 }
 
+/**
+ * Reads credentials from the environment (never from a pipeline file). Both unset: anonymous.
+ * Only one set, or a user name HTTP Basic cannot carry: ConfigError naming the variables,
+ * never their values.
+ */
 export function credentialsFromEnv(
-  env: NodeJS.ProcessEnv,
+  env: Readonly<Record<string, string | undefined>>,
   userName = 'CMS_USER',
   passwordName = 'CMS_APP_PASSWORD',
 ): Credentials | undefined {
-  const user = env[userName];
-  const password = env[passwordName];
-  if (!user && !password) return undefined;
-  if (!user || !password) {
+  const user = env[userName]?.trim() ?? '';
+  // Application passwords are shown in groups separated by spaces; servers accept them either
+  // way, so they are passed on as given (only the surrounding blanks are dropped).
+  const password = env[passwordName]?.trim() ?? '';
+  if (user === '' && password === '') return undefined;
+  if (user === '' || password === '') {
     const missing = user ? passwordName : userName;
     const present = user ? userName : passwordName;
     throw new ConfigError(
       `${present} is set but ${missing} is not: set both, or neither for anonymous access`,
-      {
-        field: missing,
-      },
+      { field: missing },
     );
+  }
+  if (user.includes(':')) {
+    throw new ConfigError(`${userName} must not contain ":" (HTTP Basic cannot carry it)`, {
+      field: userName,
+    });
   }
   return { user, password };
 }

@@ -3,6 +3,7 @@
  * records the run in `runs`, runs the languages concurrently (one client each), and returns
  * the summary the CLI prints.
  */
+import { clientOptionsFor } from '../client/settings-options.js';
 import { CmsClient } from '../client/index.js';
 import { requireSite, type Settings } from '../config/settings.js';
 import { ConfigError } from '../errors.js';
@@ -54,16 +55,7 @@ export async function pull(settings: Settings, options: PullOptions = {}): Promi
       const counters = emptyCounters();
       perLanguage[lang] = counters;
       const languageStart = Date.now();
-      const client = new CmsClient({
-        site,
-        lang,
-        auth: settings.credentials,
-        concurrency: settings.http.concurrency,
-        requestsPerSecond: settings.http.requestsPerSecond,
-        timeoutMs: settings.http.timeoutMs,
-        retries: settings.http.retries,
-        maxBodyBytes: settings.http.maxBodyBytes,
-      });
+      const client = new CmsClient(clientOptionsFor(settings, site, lang));
       try {
         await pullLanguage({
           client,

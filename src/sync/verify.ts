@@ -5,6 +5,7 @@
  * pull with the same credentials, so a clean pull verifies clean. Costs one request per
  * `per_page` items (a full listing); a site edited meanwhile shows those edits as differences.
  */
+import { clientOptionsFor } from '../client/settings-options.js';
 import { CmsClient, discoverSite, verifyCredentials } from '../client/index.js';
 import { requireSite, type Settings } from '../config/settings.js';
 import { openStore, type ItemType, type Store } from '../store/index.js';
@@ -61,16 +62,7 @@ export async function verify(
   try {
     await settleAll(
       languages.map(async (lang) => {
-        const client = new CmsClient({
-          site,
-          lang,
-          auth: settings.credentials,
-          concurrency: settings.http.concurrency,
-          requestsPerSecond: settings.http.requestsPerSecond,
-          timeoutMs: settings.http.timeoutMs,
-          retries: settings.http.retries,
-          maxBodyBytes: settings.http.maxBodyBytes,
-        });
+        const client = new CmsClient(clientOptionsFor(settings, site, lang));
         try {
           const index = await discoverSite(client, COLLECTIONS.map(collectionRoute));
           if (client.hasCredentials) {

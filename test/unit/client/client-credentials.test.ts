@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   CmsClient,
   basicAuthHeader,
-  credentialsFromEnv,
   verifyCredentials,
   type ClientEvent,
 } from '../../../src/client/index.js';
@@ -170,30 +169,5 @@ describe('credentials', () => {
     await expect(
       verifyCredentials(wrong, { names: { user: 'SHOP_USER', password: 'SHOP_PASS' } }),
     ).rejects.toThrow(/SHOP_USER\/SHOP_PASS/);
-  });
-});
-
-describe('credentialsFromEnv', () => {
-  it('reads CMS_USER/CMS_APP_PASSWORD or the names given', () => {
-    expect(credentialsFromEnv({ CMS_USER: 'a', CMS_APP_PASSWORD: 'b c' })).toEqual({
-      user: 'a',
-      password: 'b c',
-    });
-    expect(credentialsFromEnv({ U: 'x', P: 'y' }, { user: 'U', password: 'P' })).toEqual({
-      user: 'x',
-      password: 'y',
-    });
-    expect(credentialsFromEnv({})).toBeUndefined();
-  });
-
-  it('refuses half a pair, naming the variables and never the values', () => {
-    expect(() => credentialsFromEnv({ CMS_APP_PASSWORD: 'secret-value' })).toThrow(ConfigError);
-    try {
-      credentialsFromEnv({ CMS_APP_PASSWORD: 'secret-value' });
-    } catch (error) {
-      expect((error as Error).message).toContain('CMS_USER');
-      expect((error as Error).message).not.toContain('secret-value');
-    }
-    expect(() => credentialsFromEnv({ CMS_USER: 'u' })).toThrow(/CMS_APP_PASSWORD/);
   });
 });

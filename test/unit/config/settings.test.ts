@@ -119,6 +119,19 @@ describe('credentialsFromEnv', () => {
     expect(credentialsFromEnv({})).toBeUndefined();
   });
 
+  it('reads the names given, keeping spaces inside an application password', () => {
+    expect(credentialsFromEnv({ U: ' x ', P: ' ab cd ' }, 'U', 'P')).toEqual({
+      user: 'x',
+      password: 'ab cd',
+    });
+  });
+
+  it('refuses a user name HTTP Basic cannot carry', () => {
+    expect(
+      configError(() => credentialsFromEnv({ CMS_USER: 'a:b', CMS_APP_PASSWORD: 'p' })).message,
+    ).toContain('must not contain ":"');
+  });
+
   it('refuses half a pair without echoing the value', () => {
     const error = configError(() => credentialsFromEnv({ CMS_USER: 'secret-user' }));
     expect(error.message).toContain('CMS_APP_PASSWORD');
