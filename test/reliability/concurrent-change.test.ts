@@ -1,0 +1,142 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resolveSettings } from '../../src/config/settings.js';
+import type { ContentType } from '../../src/reference/index.js';
+import { createRng } from '../../src/reference/rng.js';
+import { openStore } from '../../src/store/index.js';
+import { pull } from '../../src/sync/index.js';
+import { startReference, type ReferenceSite } from '../helpers/reference.js';
+import { expectCacheEqualsSite } from '../helpers/reliability-compare.js';
+import { onRequest, runChild } from '../helpers/reliability-process.js';
+import { tempCache, type TempCache } from '../helpers/temp-cache.js';
+
+const SITE = { posts: 250, languages: ['pl', 'es'] } as const;
+const SEED = 6404;
+const TYPES: readonly ContentType[] = ['posts', 'pages', 'media'];
+
+/**
+ * Items edited, created, trashed, unpublished and deleted on the site while a `pull` child
+ * process crawls it (slowed with latency so the crawl takes a while). The changes are made
+ * from the test process through `site.control`, one to three after every collection page the
+ * crawl asks for (chosen by a seeded RNG), all within one second of the site's clock. The
+ * pull must finish cleanly; one more pull must then leave the cache equal to the site.
+ */
+describe('reliability: the site changes while a pull runs', () => {
+  let site: ReferenceSite;
+  let temp: TempCache;
+  beforeEach(async () => {
+    site = await startReference({ ...SITE, faults: 'latency=3ms..12ms' });
+    temp = tempCache('cms-mirror-rel-');
+  });
+  afterEach(async () => {
+    await site.close();
+    temp.cleanup();
+  });
+
+  function settings() {
+    const resolved = resolveSettings(
+      { site: site.url, lang: 'pl,es', cache: temp.file },
+      { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password },
+    );
+    resolved.http = { ...resolved.http, requestsPerSecond: 0 };
+    return resolved;
+  }
+
+  /**
+   * One change, chosen by `rng`; returns what it did. `pl` gets creates and deletes (its
+   * counts move, so the pull's deletion check looks closer); `es` gets edits, trashes and
+   * unpublishing, which leave the counts as they were: only the watermark and its overlap
+   * find those. Items leave the site only as posts: deleting a media item or unpublishing a
+   * parent page also changes other items' JSON (`seo_head_json.og_image` of the posts it
+   * featured, the `link` of child pages) without their `modified_gmt` moving, which no
+   * incremental pull can see.
+   */
+  function change(rng: () => number, n: number): string {
+    const type = TYPES[Math.floor(rng() * TYPES.length)]!;
+    const action = Math.floor(rng() * 4);
+    if (rng() < 0.4) {
+      if (action < 2) {
+        site.control.createItems('pl', type, 1 + Math.floor(rng() * 2));
+        return `create pl/${type}`;
+      }
+      const posts = site.control.listItems('pl', 'posts');
+      const post = posts[Math.floor(rng() * posts.length)]!;
+      site.control.deleteItem('pl', 'posts', post.id);
+      return `delete pl/posts/${post.id}`;
+    }
+    const target = action === 1 || action === 2 ? 'posts' : type;
+    const items = site.control.listItems('es', target).filter((item) => item.status !== 'trash');
+    const item = items[Math.floor(rng() * items.length)]!;
+    const where = `es/${target}/${item.id}`;
+    if (action === 1) {
+      site.control.updateItem('es', target, item.id, { status: 'trash' });
+      return `trash ${where}`;
+    }
+    if (action === 2) {
+      site.control.updateItem('es', target, item.id, { status: 'draft' });
+      return `unpublish ${where}`;
+    }
+    site.control.updateItem('es', target, item.id, { title: `Cambio ${n} durante la copia` });
+    return `edit ${where}`;
+  }
+
+  it('a pull during changes finishes, and one more pull leaves the cache equal to the site', async () => {
+    // Every change lands in one second, as edits on a busy site do: many of them after the
+    // crawl has read that second, so only the overlap at the watermark brings them in.
+    const frozen = new Date();
+    site.control.setClock(() => frozen);
+    const rng = createRng(SEED);
+    const done: string[] = [];
+    const log = site.requests;
+    const stop = onRequest(site, () => {
+      const entry = log[log.length - 1]!;
+      // Each page of a crawl (a collection list) is followed by one to three changes, made
+      // while the answer is on its way, as on a live site.
+      if (entry.method !== 'GET' || !/^\/cms\/v2\/(posts|pages|media)$/.test(entry.path)) return;
+      const count = 1 + Math.floor(rng() * 3);
+      setImmediate(() => {
+        for (let i = 0; i < count; i++) done.push(change(rng, done.length));
+      });
+    });
+    const pipeline = join(temp.dir, 'pipeline.yaml');
+    writeFileSync(pipeline, 'http:\n  requestsPerSecond: 0\n');
+    let run;
+    try {
+      run = await runChild(
+        [
+          'pull',
+          '--pipeline',
+          pipeline,
+          '--site',
+          site.url,
+          '--lang',
+          'pl,es',
+          '--cache',
+          temp.file,
+          '--json',
+        ],
+        {
+          env: { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password },
+          cwd: temp.dir,
+          site,
+        },
+      );
+    } finally {
+      stop();
+    }
+    expect(run.code, run.stderr).toBe(0);
+    expect(done.length, 'changes made while the pull ran').toBeGreaterThan(10);
+
+    const second = await pull(settings());
+    expect(second.status).toBe('ok');
+    const store = openStore(temp.file, { readonly: true });
+    try {
+      expect(store.checkIntegrity()).toEqual([]);
+      const compared = await expectCacheEqualsSite(store, site, { languages: SITE.languages });
+      expect(compared, done.join('\n')).toBeGreaterThan(500);
+    } finally {
+      store.close();
+    }
+  });
+});
