@@ -3,7 +3,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'cache/', 'output/', 'coverage/', 'templates/**/*.js'] },
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'cache/',
+      'output/',
+      'coverage/',
+      '.tmp/',
+      'templates/**/*.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

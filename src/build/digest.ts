@@ -2,7 +2,7 @@
  * Input digests: what a build output was made from. Equal digest and file still on disk
  * means the output cannot have changed, so it is not rendered again.
  */
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 
 /** sha256 (hex) of a string or bytes. */
 export function sha256(data: string | Uint8Array): string {
@@ -14,11 +14,13 @@ export function sha256(data: string | Uint8Array): string {
  * every caller builds its objects in one fixed order.
  */
 export function digestOf(...parts: unknown[]): string {
-  const hash = createHash('sha256');
+  // One-shot hashing of the joined text: the same bytes as updating part by part, without
+  // a hash object per digest (a plan makes tens of thousands of them).
+  let text = '';
   for (const part of parts) {
-    hash.update(typeof part === 'string' ? part : (JSON.stringify(part) ?? 'undefined'));
+    text += typeof part === 'string' ? part : (JSON.stringify(part) ?? 'undefined');
     // A separator no JSON text ends with, so ['ab', 'c'] and ['a', 'bc'] differ.
-    hash.update('\u0000');
+    text += '\u0000';
   }
-  return hash.digest('hex').slice(0, 32);
+  return hash('sha256', text, 'hex').slice(0, 32);
 }

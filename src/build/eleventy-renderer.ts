@@ -9,7 +9,7 @@
  * `&` or `'` as HTML).
  */
 import path from 'node:path';
-import Eleventy, { type EleventyPageResult, type EleventyUserConfig } from '@11ty/eleventy';
+import type { EleventyPageResult, EleventyUserConfig } from '@11ty/eleventy';
 import { InputError, UnsafePathError } from '../errors.js';
 import { relativeSitePath } from '../transform/site-paths.js';
 import { safeRelativeFile } from './safe-output-path.js';
@@ -59,6 +59,9 @@ export async function renderJobs(input: RenderInput): Promise<RenderResult> {
   for (const job of jobs) byKind[job.kind].push(job);
   const cms: CmsGlobalData = { ...input.global, jobs: byKind };
 
+  // Loaded on first use: importing Eleventy takes about half a second, which a run that
+  // renders nothing (nothing changed) should not pay.
+  const { default: Eleventy } = await import('@11ty/eleventy');
   const eleventy = new Eleventy(input.templatesDir, input.outDir, {
     configPath: false,
     quietMode: true,

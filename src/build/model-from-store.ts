@@ -3,14 +3,19 @@
  * (public ones only: published, not protected, not deleted), their final HTML and site path
  * from `transformed` (what the transform made for the current TRANSFORM_VERSION), the site
  * from `site_info`, media files from `media_files` and their blobs (read only when written).
+ * A handful of queries whatever the number of items; each entry's HTML is read only when the
+ * build asks for it (a page rendered or a search bundle indexed), like a media file's bytes.
  *
  * An item the transform has not (yet) processed for its current content is left out with a
  * warning rather than published with remote links.
  */
-import { ConfigError } from '../errors.js';
-import type { Store, StoredItem } from '../store/index.js';
+import { ConfigError, StoreError } from '../errors.js';
+import type { ItemType, Store } from '../store/index.js';
+import type { PublishedEntryRow } from '../store/transformed-repo.js';
+import { htmlFacts, storedHtmlFacts } from '../transform/html-facts.js';
+import { itemKey } from '../transform/item-site-paths.js';
 import { mediaSitePath } from '../transform/media-site-paths.js';
-import { isProtected, isPublic, parseItemJson } from '../transform/publication.js';
+import { parseItemJson } from '../transform/publication.js';
 import { TRANSFORM_VERSION } from '../transform/version.js';
 import { digestOf } from './digest.js';
 import { identityFromSeo } from './site-identity.js';
@@ -34,6 +39,11 @@ export interface ModelFromStoreOptions {
   homeUrl?: string;
   /** Where the static site is served. @default the remote home */
   publicUrl?: string;
+  /**
+   * The language's public items as `store.transformed.listPublished` returns them, when the
+   * caller has already read them (after transforming). @default read from the store
+   */
+  published?: { pages: readonly PublishedEntryRow[]; posts: readonly PublishedEntryRow[] };
 }
 
 export interface ModelFromStore {
@@ -96,58 +106,90 @@ export function modelFromStore(store: Store, options: ModelFromStoreOptions): Mo
   const others = options.languages
     .map((language) => language.lang)
     .filter((other) => other !== lang);
-  const entry = (item: StoredItem): Entry | undefined => {
-    const transformed = store.transformed.get(lang, item.type, item.id);
-    const sitePath = sitePathOf(transformed?.meta);
+  // Where each item lives in the other languages: one query per language, not two per entry.
+  const otherPaths = others.map(
+    (other) => [other, store.transformed.publicSitePaths(other)] as const,
+  );
+  const mediaItems = new Map<number, FeaturedImage | undefined>();
+  const imageOf = (mediaId: number | null): FeaturedImage | undefined => {
+    if (!mediaId) return undefined;
+    if (!mediaItems.has(mediaId))
+      mediaItems.set(mediaId, featuredImage(store, lang, mediaId, mediaPaths));
+    const image = mediaItems.get(mediaId);
+    return image ? { ...image } : undefined;
+  };
+
+  const entry = (type: ItemType, row: PublishedEntryRow): Entry | undefined => {
+    const sitePath = sitePathOf(row.meta);
     if (
-      !transformed ||
       sitePath === undefined ||
-      transformed.transformVersion !== String(TRANSFORM_VERSION) ||
-      transformed.sourceHash !== item.contentHash
+      row.transformVersion !== String(TRANSFORM_VERSION) ||
+      row.sourceHash !== row.contentHash
     ) {
       warnings.push(
-        `${item.type} ${item.id} left out: not transformed for its current content (run transform).`,
+        `${type} ${row.id} left out: not transformed for its current content (run transform).`,
       );
       return undefined;
     }
-    const json = parseItemJson(item.json);
     const alternates: Entry['alternates'] = [];
-    for (const other of others) {
-      const counterpart = store.items.get(other, item.type, item.id);
-      if (!counterpart || !isPublic(counterpart)) continue;
-      const otherPath = sitePathOf(store.transformed.get(other, item.type, item.id)?.meta);
-      if (otherPath !== undefined) alternates.push({ lang: other, sitePath: otherPath });
+    for (const [other, paths] of otherPaths) {
+      const otherPath = paths.get(itemKey(type, row.id));
+      if (otherPath !== undefined && otherPath.startsWith('/'))
+        alternates.push({ lang: other, sitePath: otherPath });
     }
-    const built: Entry = {
-      id: item.id,
-      sitePath,
-      title: item.title ?? '',
-      html: transformed.html,
-      excerptHtml: escapeText(transformed.excerpt ?? ''),
-      dateGmt: item.dateGmt ?? '',
-      modifiedGmt: item.modifiedGmt ?? item.dateGmt ?? '',
-      status: item.status ?? '',
-      protected: isProtected(json),
-      alternates,
-      contentHash: digestOf(item.contentHash, transformed.transformVersion),
+    // The HTML is read only when a page is rendered or indexed: its digest and the files it
+    // references were stored by the transform (or are worked out here once for older rows).
+    let html: string | undefined;
+    const readHtml = (): string => {
+      html ??= store.transformed.getHtml(lang, type, row.id);
+      if (html === undefined)
+        throw new StoreError(store.file, `The HTML of ${type} ${row.id} (${lang}) is missing.`);
+      return html;
     };
-    const image = featuredImage(store, lang, item.featuredMedia, mediaPaths);
+    const facts = storedHtmlFacts(row.meta) ?? htmlFacts(readHtml(), sitePath);
+    const built: Entry = {
+      id: row.id,
+      sitePath,
+      title: row.title ?? '',
+      excerptHtml: escapeText(row.excerpt ?? ''),
+      dateGmt: row.dateGmt ?? '',
+      modifiedGmt: row.modifiedGmt ?? row.dateGmt ?? '',
+      status: row.status ?? '',
+      protected: false,
+      alternates,
+      contentHash: digestOf(row.contentHash, row.transformVersion),
+      htmlDigest: facts.htmlDigest,
+      htmlMedia: facts.media,
+      get html() {
+        return readHtml();
+      },
+    };
+    const image = imageOf(row.featuredMedia);
     if (image) built.featuredImage = image;
     return built;
   };
 
+  // Public items only (the rule of `isPublic`, in SQL): drafts and protected items never
+  // reach the model.
+  const rows = options.published ?? {
+    pages: store.transformed.listPublished(lang, 'pages'),
+    posts: store.transformed.listPublished(lang, 'posts'),
+  };
   const posts: PostEntry[] = [];
-  for (const item of store.items.iterate(lang, 'posts', { statuses: ['publish'] })) {
-    if (!isPublic(item)) continue;
-    const built = entry(item);
-    if (built) posts.push({ ...built, sticky: item.sticky === true });
+  for (const row of rows.posts) {
+    const built = entry('posts', row) as PostEntry | undefined;
+    if (!built) continue;
+    built.sticky = row.sticky === true;
+    posts.push(built);
   }
   posts.sort((a, b) => (a.dateGmt < b.dateGmt ? 1 : a.dateGmt > b.dateGmt ? -1 : b.id - a.id));
   const pages: PageEntry[] = [];
-  for (const item of store.items.iterate(lang, 'pages', { statuses: ['publish'] })) {
-    if (!isPublic(item)) continue;
-    const built = entry(item);
-    if (built) pages.push({ ...built, parentId: item.parent ?? 0, menuOrder: item.menuOrder ?? 0 });
+  for (const row of rows.pages) {
+    const built = entry('pages', row) as PageEntry | undefined;
+    if (!built) continue;
+    built.parentId = row.parent ?? 0;
+    built.menuOrder = row.menuOrder ?? 0;
+    pages.push(built);
   }
 
   const identity = identityFromSeo(info.seo, { name, url: publicUrl });

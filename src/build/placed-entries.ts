@@ -4,6 +4,7 @@
  */
 import { UnsafePathError } from '../errors.js';
 import { digestOf } from './digest.js';
+import { htmlDigestOf } from '../transform/html-facts.js';
 import { localReferences } from './media-refs.js';
 import type { PathClaims } from './path-claims.js';
 import { checkedSitePath, checkSitePath } from './safe-output-path.js';
@@ -70,7 +71,7 @@ export function entryDigest(entry: Entry): string {
     entry.sitePath,
     entry.dateGmt,
     entry.modifiedGmt,
-    entry.html,
+    entry.htmlDigest ?? htmlDigestOf(entry.html),
     entry.excerptHtml,
     entry.featuredImage ?? null,
     entry.alternates,
@@ -106,7 +107,11 @@ export function placeMedia(
 ): { media: MediaFile; file: string }[] {
   const used = new Set<string>();
   for (const { entry, sitePath } of entries) {
-    for (const reference of localReferences(entry.html, sitePath)) used.add(reference);
+    const references =
+      entry.htmlMedia !== undefined && sitePath === entry.sitePath
+        ? entry.htmlMedia
+        : localReferences(entry.html, sitePath);
+    for (const reference of references) used.add(reference);
     for (const reference of localReferences(entry.excerptHtml, sitePath)) used.add(reference);
     if (entry.featuredImage) used.add(safeCanonical(entry.featuredImage.sitePath) ?? '');
   }

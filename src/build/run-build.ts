@@ -2,20 +2,41 @@
  * The build stage for every language of a pipeline: transform what is stale, then build the
  * language's static site from the cache, incrementally. Languages are built one after the
  * other: in parallel they gain nothing on two cores and hold two models in memory.
+ *
+ * Whether a language needs building is decided from the cache alone, so that an interrupted
+ * run is finished by the next one whatever its pull counted: the language is skipped only when
+ * its last build completed, nothing of it was written to `items` since that build started
+ * reading (nor to `transformed` since it ended), the transform version, site, translations
+ * and theme are the same, and the output's directories are still there.
  */
 import path from 'node:path';
 import type { Settings } from '../config/settings.js';
 import { ConfigError } from '../errors.js';
+import type { SavedState } from '../store/build-state-repo.js';
 import type { Store } from '../store/index.js';
+import type { PublishedEntryRow } from '../store/transformed-repo.js';
+import { storedHtmlFacts } from '../transform/html-facts.js';
+import { itemKey } from '../transform/item-site-paths.js';
 import { runTransform } from '../transform/transform-runner.js';
-import { buildSite, canSkipBuild, type BuildReport } from './build-site.js';
+import { TRANSFORM_VERSION } from '../transform/version.js';
+import { buildSite, type BuildReport } from './build-site.js';
 import { digestOf } from './digest.js';
-import { isCurrentManifest, type BuildManifest } from './build-manifest.js';
+import { isCurrentManifest, MANIFEST_VERSION, type BuildManifest } from './build-manifest.js';
 import { modelFromStore } from './model-from-store.js';
-import type { ChangeSet } from './site-model.js';
+import { topLevelIntact } from './output-intact.js';
+import { BUILD_VERSION } from './site-plan.js';
+import { scanTemplates } from './template-files.js';
+import { defaultTemplatesDir } from './templates-dir.js';
 
 export interface RunBuildOptions {
-  /** Items the pull created, updated or deleted, per language; unknown means "look". */
+  /**
+   * Items the pull created, updated or deleted, per language: given by a run that just
+   * pulled, it asks for the fast path. A language with changes is never skipped; one without
+   * is skipped when the cache says nothing changed since its last complete build (a pull's
+   * count alone cannot tell: the build after it may have been interrupted), and the last
+   * build's record stands for listing the output. @default unknown: every language is
+   * planned and its output listed file by file (`cms-mirror build`)
+   */
   readonly pulledChanges?: ReadonlyMap<string, number>;
   /** Build even when nothing changed. @default false */
   readonly force?: boolean;
@@ -51,18 +72,25 @@ export async function runBuild(
     languages: {},
     total: { written: 0, unchanged: 0, removed: 0, pages: 0, seconds: 0 },
   };
+  // Taken before anything is read: items written from now on may miss this build.
+  const sourcesAt = store.buildState.now();
+  const templatesHash = scanTemplates(settings.templates ?? defaultTemplatesDir()).hash;
   // Every language is transformed before any is built: a page's language switcher and
   // hreflang alternates need the site paths of its translations in the other languages.
-  const transforms = new Map<string, LanguageTransform>();
-  for (const lang of languages) transforms.set(lang, transformLanguage(store, lang));
+  const prepared = new Map<string, PreparedLanguage>();
+  for (const lang of languages) prepared.set(lang, prepareLanguage(store, lang, options));
   for (const lang of languages) {
     const others = languages
       .filter((other) => other !== lang)
-      .map((other) => [other, transforms.get(other)?.pathsDigest ?? null]);
-    const transform = transforms.get(lang) as LanguageTransform;
-    const result = await buildLanguage(store, settings, lang, languages, options, {
-      ...transform,
+      .map((other) => [other, prepared.get(other)?.pathsDigest ?? null]);
+    const result = await buildLanguage(store, settings, {
+      lang,
+      languages,
+      options,
+      prepared: prepared.get(lang) as PreparedLanguage,
       othersDigest: digestOf(others),
+      sourcesAt,
+      templatesHash,
     });
     summary.languages[lang] = result;
     summary.total.written += result.written;
@@ -93,20 +121,49 @@ function buildLanguages(store: Store, settings: Settings): string[] {
   return languages;
 }
 
-interface LanguageTransform {
+interface PreparedLanguage {
   homeUrl: string;
-  transformed: number;
-  /** The last build's manifest, when this version of the build can use it. */
+  /** The last build's record (without its files). */
+  state: SavedState | undefined;
+  /**
+   * Nothing of the language changed since its last complete build: nothing was read or
+   * transformed, and `pathsDigest` is the recorded one.
+   */
+  quiet: boolean;
+  /** The last build's manifest, read when the language was not quiet. */
   previous: BuildManifest | undefined;
-  siteDigestBefore: string | undefined;
+  /** Public items with their transform output, read when the language was not quiet. */
+  published: { pages: PublishedEntryRow[]; posts: PublishedEntryRow[] } | undefined;
+  transformed: number;
   /** Digest of the language's public items and their site paths. */
   pathsDigest: string;
-  /** Time spent transforming, counted in the language's build time. */
+  /** Time spent so far, counted in the language's build time. */
   seconds: number;
 }
 
-/** Transforms what is stale in one language (and what links to pages that are gone). */
-function transformLanguage(store: Store, lang: string): LanguageTransform {
+/** Whether the cache says nothing of `lang` changed since its last complete build. */
+function isQuiet(store: Store, lang: string, state: SavedState | undefined): boolean {
+  if (
+    state === undefined ||
+    state.manifestVersion !== MANIFEST_VERSION ||
+    state.buildVersion !== BUILD_VERSION ||
+    state.sourcesAt === null ||
+    state.pathsDigest === null ||
+    state.writingSince !== null ||
+    state.transformVersion !== String(TRANSFORM_VERSION)
+  ) {
+    return false;
+  }
+  // Equal times count as a change: the clock may not have moved between a write and a read.
+  const changed = store.items.lastChangeAt(lang);
+  if (changed !== undefined && changed >= state.sourcesAt) return false;
+  // The build's own transform writes before it ends; anything written since is someone else's.
+  const transformed = store.transformed.lastTransformedAt(lang);
+  return transformed === undefined || transformed < state.builtAt;
+}
+
+/** Decides whether a language may have changed and, if so, transforms what is stale. */
+function prepareLanguage(store: Store, lang: string, options: RunBuildOptions): PreparedLanguage {
   const started = performance.now();
   const info = store.siteInfo.get(lang);
   const homeUrl = (info?.data as { home?: unknown } | undefined)?.home;
@@ -115,83 +172,161 @@ function transformLanguage(store: Store, lang: string): LanguageTransform {
       field: 'languages',
     });
   }
+  const state = store.buildState.getState(lang);
+  const pulled = options.pulledChanges?.get(lang);
+  if (!options.force && pulled === 0 && isQuiet(store, lang, state)) {
+    return {
+      homeUrl,
+      state,
+      quiet: true,
+      previous: undefined,
+      published: undefined,
+      transformed: 0,
+      pathsDigest: state?.pathsDigest as string,
+      seconds: (performance.now() - started) / 1000,
+    };
+  }
   const saved = store.buildState.get(lang);
   const previous = isCurrentManifest(saved?.manifest) ? saved.manifest : undefined;
-  // Pages the last build wrote: items linking to one that is gone are transformed again.
+  // One read of the public items serves the transform and, after it, the model.
+  const published = {
+    pages: store.transformed.listPublished(lang, 'pages'),
+    posts: store.transformed.listPublished(lang, 'posts'),
+  };
+  const rows = [
+    ...published.pages.map((row) => ({ type: 'pages' as const, row })),
+    ...published.posts.map((row) => ({ type: 'posts' as const, row })),
+  ];
   const transform = runTransform(store, {
     lang,
     homeUrl,
+    candidates: rows.map(({ type, row }) => ({
+      type,
+      id: row.id,
+      link: row.link,
+      contentHash: row.contentHash,
+    })),
+    // Pages the last build wrote: items linking to one that is gone are transformed again.
     ...(previous ? { previousFiles: Object.keys(previous.files) } : {}),
+    refreshFacts: rows
+      .filter(
+        ({ row }) =>
+          row.sourceHash === row.contentHash &&
+          row.transformVersion === String(TRANSFORM_VERSION) &&
+          storedHtmlFacts(row.meta) === undefined,
+      )
+      .map(({ type, row }) => ({ type, id: row.id })),
   });
+  if (transform.written.size > 0) {
+    for (const type of ['pages', 'posts'] as const) {
+      published[type] = published[type].map((row) => {
+        if (!transform.written.has(itemKey(type, row.id))) return row;
+        const fresh = store.transformed.get(lang, type, row.id);
+        return fresh
+          ? {
+              ...row,
+              transformVersion: fresh.transformVersion,
+              sourceHash: fresh.sourceHash,
+              excerpt: fresh.excerpt,
+              meta: fresh.meta,
+            }
+          : row;
+      });
+    }
+  }
   return {
     homeUrl,
-    transformed: transform.transformed,
+    state,
+    quiet: false,
     previous,
-    siteDigestBefore: saved?.siteDigest,
+    published,
+    transformed: transform.transformed,
     pathsDigest: digestOf([...transform.sitePaths].sort(([a], [b]) => (a < b ? -1 : 1))),
     seconds: (performance.now() - started) / 1000,
   };
 }
 
+interface LanguageJob {
+  lang: string;
+  languages: readonly string[];
+  options: RunBuildOptions;
+  prepared: PreparedLanguage;
+  othersDigest: string;
+  sourcesAt: string;
+  templatesHash: string;
+}
+
 async function buildLanguage(
   store: Store,
   settings: Settings,
-  lang: string,
-  languages: readonly string[],
-  options: RunBuildOptions,
-  transform: LanguageTransform & { othersDigest: string },
+  job: LanguageJob,
 ): Promise<LanguageBuild> {
-  const started = performance.now() - transform.seconds * 1000;
+  const { lang, languages, options, prepared } = job;
+  const started = performance.now() - prepared.seconds * 1000;
   const outDir = path.join(settings.output, lang);
   const info = store.siteInfo.get(lang);
-  const { homeUrl, previous } = transform;
   const siteDigest = digestOf({
     info: info?.data ?? null,
     languages,
     // Translations published, removed or moved change this language's switcher links.
-    translations: transform.othersDigest,
+    translations: job.othersDigest,
     publicUrl: settings.build.publicUrl ?? null,
     postsPerPage: settings.build.postsPerPage,
   });
-  const pulled = options.pulledChanges?.get(lang);
-  const changed: ChangeSet | undefined =
-    options.force || pulled === undefined
-      ? undefined
-      : {
-          items: pulled + transform.transformed,
-          site: transform.siteDigestBefore !== siteDigest,
-        };
-  const templatesDir = settings.templates;
-  const base = { outDir, ...(templatesDir ? { templatesDir } : {}) };
-
+  const { state } = prepared;
   if (
-    !options.force &&
-    canSkipBuild({ ...base, ...(previous ? { previous } : {}), ...(changed ? { changed } : {}) })
+    prepared.quiet &&
+    state?.siteDigest === siteDigest &&
+    state.templatesHash === job.templatesHash &&
+    topLevelIntact(outDir, store.buildState.topLevelNames(lang))
   ) {
     options.onLine?.(`${lang}: nothing changed since the last build, skipped`);
-    return languageResult(undefined, transform.transformed, outDir, started, []);
+    return languageResult(undefined, 0, outDir, started, []);
   }
+
+  let previous = prepared.previous;
+  if (prepared.quiet) {
+    const saved = store.buildState.get(lang);
+    previous = isCurrentManifest(saved?.manifest) ? saved.manifest : undefined;
+  }
+  // The record says which files are on disk when the last build completed and its directories
+  // are still there; otherwise (interrupted, deleted by hand, forced) every file is listed.
+  const trusted =
+    previous !== undefined &&
+    !options.force &&
+    options.pulledChanges !== undefined &&
+    state?.writingSince === null &&
+    topLevelIntact(outDir, store.buildState.topLevelNames(lang));
   const { model, warnings } = modelFromStore(store, {
     lang,
     languages: languages.map((code) => ({ lang: code })),
-    homeUrl,
+    homeUrl: prepared.homeUrl,
     ...(settings.build.publicUrl
       ? { publicUrl: publicUrlFor(settings.build.publicUrl, lang) }
       : {}),
+    ...(prepared.published ? { published: prepared.published } : {}),
   });
+  const templatesDir = settings.templates;
+  store.buildState.markWriting(lang);
   const report = await buildSite(model, {
-    ...base,
+    outDir,
+    ...(templatesDir ? { templatesDir } : {}),
     ...(previous && !options.force ? { previous } : {}),
-    ...(changed ? { changed } : {}),
+    ...(trusted && previous ? { filesOnDisk: new Set(Object.keys(previous.files)) } : {}),
     postsPerPage: settings.build.postsPerPage,
   });
-  store.buildState.set(lang, report.manifest, siteDigest);
+  store.buildState.record(lang, report.manifest, {
+    siteDigest,
+    sourcesAt: job.sourcesAt,
+    transformVersion: String(TRANSFORM_VERSION),
+    pathsDigest: prepared.pathsDigest,
+  });
   options.onLine?.(
     report.skipped
       ? `${lang}: nothing changed since the last build, skipped`
       : `${lang}: ${report.written} written, ${report.unchanged} unchanged, ${report.removed} removed (${report.pages} pages)`,
   );
-  return languageResult(report, transform.transformed, outDir, started, [
+  return languageResult(report, prepared.transformed, outDir, started, [
     ...warnings,
     ...report.warnings,
   ]);

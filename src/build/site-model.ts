@@ -64,6 +64,16 @@ export interface Entry {
   featuredImage?: FeaturedImage;
   /** A digest of the item as the model builder saw it; part of the build's own input digest. */
   contentHash: string;
+  /**
+   * `htmlDigestOf(html)` (src/transform/html-facts.ts), when the model builder knows it without
+   * reading the HTML. @default computed from `html`
+   */
+  htmlDigest?: string;
+  /**
+   * Canonical site paths of the local files `html` references, resolved against `sitePath`,
+   * when the model builder knows them. @default found in `html`
+   */
+  htmlMedia?: readonly string[];
 }
 
 export interface PostEntry extends Entry {

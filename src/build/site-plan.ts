@@ -213,11 +213,14 @@ export function planSite(model: SiteModel, options: PlanOptions = {}): SitePlan 
   }
   addJob('notFound', '/404.html', [homePathname], () => notFoundJob(context, homePathname));
 
+  // The HTML is read only if the document's bundle is indexed again.
   const searchDoc = (kind: string, placed: Placed<Entry>): SearchDoc => ({
     key: `${kind}:${placed.entry.id}`,
     url: placed.sitePath,
     title: placed.entry.title,
-    html: placed.entry.html,
+    get html() {
+      return placed.entry.html;
+    },
     digest: placed.digest,
   });
   const search = planSearch(

@@ -10,10 +10,43 @@ export interface BuildManifestRecord {
   readonly files: Readonly<Record<string, { hash: string; input: string; bytes: number }>>;
 }
 
+/** What a build recorded besides its files: what it was made from. */
+export interface BuildSources {
+  readonly siteDigest: string;
+  /**
+   * When the build started reading the cache (the store's clock, from `now()`): items or
+   * transformed rows written at or after it may be missing from the output.
+   */
+  readonly sourcesAt: string;
+  /** The transform version the build's HTML was made with. */
+  readonly transformVersion: string;
+  /** Digest of the language's public items and their site paths, as built. */
+  readonly pathsDigest: string;
+}
+
+export interface SavedState {
+  readonly manifestVersion: number;
+  readonly buildVersion: string;
+  readonly templatesHash: string;
+  readonly modelDigest: string;
+  readonly siteDigest: string;
+  readonly builtAt: string;
+  /** Null when recorded by a version without it (or by `set`). */
+  readonly sourcesAt: string | null;
+  /** Set while a build is writing files; a build that completes clears it. */
+  readonly writingSince: string | null;
+  readonly transformVersion: string | null;
+  readonly pathsDigest: string | null;
+}
+
 export interface SavedBuild {
   readonly manifest: BuildManifestRecord;
   readonly siteDigest: string;
   readonly builtAt: string;
+  readonly sourcesAt: string | null;
+  readonly writingSince: string | null;
+  readonly transformVersion: string | null;
+  readonly pathsDigest: string | null;
 }
 
 interface StateRow {
@@ -23,6 +56,25 @@ interface StateRow {
   model_digest: string;
   site_digest: string;
   built_at: string;
+  sources_at: string | null;
+  writing_since: string | null;
+  transform_version: string | null;
+  paths_digest: string | null;
+}
+
+function stateFromRow(row: StateRow): SavedState {
+  return {
+    manifestVersion: row.manifest_version,
+    buildVersion: row.build_version,
+    templatesHash: row.templates_hash,
+    modelDigest: row.model_digest,
+    siteDigest: row.site_digest,
+    builtAt: row.built_at,
+    sourcesAt: row.sources_at,
+    writingSince: row.writing_since,
+    transformVersion: row.transform_version,
+    pathsDigest: row.paths_digest,
+  };
 }
 
 interface OutputRow {
@@ -63,37 +115,99 @@ export class BuildStateRepo {
         },
         siteDigest: state.site_digest,
         builtAt: state.built_at,
+        sourcesAt: state.sources_at,
+        writingSince: state.writing_since,
+        transformVersion: state.transform_version,
+        pathsDigest: state.paths_digest,
       };
     }, 'reading the last build');
   }
 
-  /** Replaces the record of a language in one transaction: never half a manifest. */
-  set(lang: string, manifest: BuildManifestRecord, siteDigest: string): void {
-    const clear = this.#ctx.stmt('DELETE FROM build_outputs WHERE lang = ?');
-    const insert = this.#ctx.stmt(
-      'INSERT INTO build_outputs (lang, path, hash, bytes, built_at, input) VALUES (?, ?, ?, ?, ?, ?)',
+  /** The last build's record without its files: one row, for deciding whether to build. */
+  getState(lang: string): SavedState | undefined {
+    const row = this.#ctx.read(() =>
+      this.#ctx.stmt<StateRow>('SELECT * FROM build_state WHERE lang = ?').get(lang),
     );
+    return row === undefined ? undefined : stateFromRow(row);
+  }
+
+  /**
+   * The first path segments (`index.html`, `2024`, `pagefind`) of the files the last build
+   * wrote: enough to notice a deleted output directory without listing every file.
+   */
+  topLevelNames(lang: string): string[] {
+    return this.#ctx.read(() =>
+      this.#ctx
+        .stmt<{ name: string }>(
+          `SELECT DISTINCT CASE WHEN instr(path, '/') > 0 THEN substr(path, 1, instr(path, '/') - 1)
+             ELSE path END AS name FROM build_outputs WHERE lang = ? ORDER BY name`,
+        )
+        .all(lang)
+        .map((row) => row.name),
+    );
+  }
+
+  /** The store's clock (ISO 8601 UTC), the same one `items.fetched_at` is written with. */
+  now(): string {
+    return this.#ctx.nowIso();
+  }
+
+  /**
+   * Notes that a build of `lang` is about to write files. Until `record` clears it, the output
+   * may be half old, half new: the next build checks every file instead of trusting the
+   * record. Does nothing when the language was never built (the next build is a full one).
+   */
+  markWriting(lang: string): void {
+    const mark = this.#ctx.stmt('UPDATE build_state SET writing_since = ? WHERE lang = ?');
+    this.#ctx.write(() => mark.run(this.#ctx.nowIso(), lang), 'marking a build in progress');
+  }
+
+  /**
+   * Records a completed build: its files (only the rows that changed are written, so a
+   * one-page build does not rewrite twenty thousand rows) and what it was made from, and
+   * clears `writingSince`. One transaction: never half a record.
+   */
+  record(lang: string, manifest: BuildManifestRecord, sources: BuildSources): void {
+    const current = this.#ctx.stmt<OutputRow>(
+      'SELECT path, hash, input, bytes FROM build_outputs WHERE lang = ?',
+    );
+    const remove = this.#ctx.stmt('DELETE FROM build_outputs WHERE lang = ? AND path = ?');
+    const upsert = this.#ctx.stmt(`
+      INSERT INTO build_outputs (lang, path, hash, bytes, built_at, input) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT (lang, path) DO UPDATE SET hash = excluded.hash, bytes = excluded.bytes,
+        built_at = excluded.built_at, input = excluded.input`);
     const state = this.#ctx.stmt(`
-      INSERT INTO build_state (lang, manifest_version, build_version, templates_hash, model_digest, site_digest, built_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?)
+      INSERT INTO build_state (lang, manifest_version, build_version, templates_hash, model_digest,
+        site_digest, built_at, sources_at, writing_since, transform_version, paths_digest)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)
       ON CONFLICT (lang) DO UPDATE SET manifest_version = excluded.manifest_version,
         build_version = excluded.build_version, templates_hash = excluded.templates_hash,
         model_digest = excluded.model_digest, site_digest = excluded.site_digest,
-        built_at = excluded.built_at`);
+        built_at = excluded.built_at, sources_at = excluded.sources_at, writing_since = NULL,
+        transform_version = excluded.transform_version, paths_digest = excluded.paths_digest`);
     const now = this.#ctx.nowIso();
     this.#ctx.write(() => {
-      clear.run(lang);
+      const before = new Map<string, OutputRow>();
+      for (const row of current.all(lang)) before.set(row.path, row);
       for (const [path, file] of Object.entries(manifest.files)) {
-        insert.run(lang, path, file.hash, file.bytes, now, file.input);
+        const old = before.get(path);
+        before.delete(path);
+        if (old?.hash === file.hash && old.input === file.input && old.bytes === file.bytes)
+          continue;
+        upsert.run(lang, path, file.hash, file.bytes, now, file.input);
       }
+      for (const path of before.keys()) remove.run(lang, path);
       state.run(
         lang,
         manifest.version,
         manifest.buildVersion,
         manifest.templatesHash,
         manifest.modelDigest,
-        siteDigest,
+        sources.siteDigest,
         now,
+        sources.sourcesAt,
+        sources.transformVersion,
+        sources.pathsDigest,
       );
     }, 'recording the build');
   }

@@ -134,6 +134,28 @@ const UPSERT_SQL = `
     json = excluded.json, content_hash = excluded.content_hash, context = excluded.context,
     fetched_at = excluded.fetched_at, deleted_at = NULL`;
 
+/**
+ * The public-item rule of `src/transform/publication.ts` (`isPublic`) in SQL, for the items
+ * table as `alias`: published, live, and neither `content.protected`/`excerpt.protected` true
+ * nor a non-empty `password` string. Lets a pass over every public item skip parsing the
+ * JSON of each in JavaScript. Tested against `isPublic`.
+ */
+export function publicItemSql(alias: string): string {
+  return `${alias}.status = 'publish' AND ${alias}.deleted_at IS NULL
+    AND coalesce(json_type(${alias}.json, '$.content.protected'), '') <> 'true'
+    AND coalesce(json_type(${alias}.json, '$.excerpt.protected'), '') <> 'true'
+    AND NOT (coalesce(json_type(${alias}.json, '$.password'), '') = 'text'
+             AND json_extract(${alias}.json, '$.password') <> '')`;
+}
+
+/** What deciding site paths needs of a public item. */
+export interface PublicItemSummary {
+  readonly type: ItemType;
+  readonly id: number;
+  readonly link: string | null;
+  readonly contentHash: string;
+}
+
 /** Builds `AND status IN (...)` with one parameter per status; '' when no filter. */
 export function statusClause(column: string, statuses: readonly string[] | undefined): string {
   if (statuses === undefined) return '';
@@ -308,6 +330,44 @@ export class ItemsRepo {
         .get(lang, type),
     );
     return row?.m ?? undefined;
+  }
+
+  /**
+   * Public items (see `publicItemSql`) of a lang x type in id order, without their JSON: what
+   * assigning site paths needs, read in one query.
+   */
+  publicSummaries(lang: string, type: ItemType): PublicItemSummary[] {
+    const sql = `SELECT type, id, link, content_hash FROM items i
+      WHERE i.lang = ? AND i.type = ? AND ${publicItemSql('i')} ORDER BY id`;
+    return this.#ctx.read(() =>
+      this.#ctx
+        .stmt<{ type: ItemType; id: number; link: string | null; content_hash: string }>(sql)
+        .all(lang, type)
+        .map((row) => ({
+          type: row.type,
+          id: row.id,
+          link: row.link,
+          contentHash: row.content_hash,
+        })),
+    );
+  }
+
+  /**
+   * The latest time anything of a language was written (`fetched_at`: content stored) or
+   * tombstoned (`deleted_at`); undefined when the language has no items. Two index look-ups.
+   */
+  lastChangeAt(lang: string): string | undefined {
+    const latest = (column: 'fetched_at' | 'deleted_at'): string | null =>
+      this.#ctx.read(
+        () =>
+          this.#ctx
+            .stmt<{ m: string | null }>(`SELECT max(${column}) AS m FROM items WHERE lang = ?`)
+            .get(lang)?.m ?? null,
+      );
+    const fetched = latest('fetched_at');
+    const deleted = latest('deleted_at');
+    if (fetched === null) return deleted ?? undefined;
+    return deleted !== null && deleted > fetched ? deleted : fetched;
   }
 
   /** Languages that have at least one item row, sorted. */

@@ -3,6 +3,7 @@ import { migration001 } from './migrations/001-initial.js';
 import { migration002 } from './migrations/002-build-outputs.js';
 import { migration003 } from './migrations/003-sync-queue.js';
 import { migration004 } from './migrations/004-build-state.js';
+import { migration005 } from './migrations/005-build-sources.js';
 
 /** Every schema step, in order. Append new steps; never edit a released one. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -10,6 +11,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration002,
   migration003,
   migration004,
+  migration005,
 ];
 
 /** The schema version this code writes; `PRAGMA user_version` of an up-to-date cache. */

@@ -1,7 +1,7 @@
 import type { StoreContext } from './store-context.js';
 import type { ItemType } from './types.js';
 import type { ItemRow, StoredItem } from './items-repo.js';
-import { itemFromRow } from './items-repo.js';
+import { itemFromRow, publicItemSql } from './items-repo.js';
 import { fromJsonColumn, toJsonColumn } from './json-column.js';
 
 /** The transform stage's output for one item. */
@@ -58,6 +58,48 @@ function fromRow(row: TransformedRow): Transformed {
   };
 }
 
+/**
+ * A public item with its transform output but without the HTML (read on demand with
+ * `getHtml`): what a site model needs of every entry.
+ */
+export interface PublishedEntryRow {
+  readonly id: number;
+  readonly title: string | null;
+  readonly status: string | null;
+  readonly sticky: boolean | null;
+  readonly parent: number | null;
+  readonly menuOrder: number | null;
+  readonly featuredMedia: number | null;
+  readonly dateGmt: string | null;
+  readonly modifiedGmt: string | null;
+  readonly link: string | null;
+  /** `items.content_hash`. */
+  readonly contentHash: string;
+  /** Null when the item was never transformed. */
+  readonly transformVersion: string | null;
+  readonly sourceHash: string | null;
+  readonly excerpt: string | null;
+  readonly meta: unknown;
+}
+
+interface PublishedRow {
+  id: number;
+  title: string | null;
+  status: string | null;
+  sticky: number | null;
+  parent: number | null;
+  menu_order: number | null;
+  featured_media: number | null;
+  date_gmt: string | null;
+  modified_gmt: string | null;
+  link: string | null;
+  content_hash: string;
+  transform_version: string | null;
+  source_hash: string | null;
+  excerpt: string | null;
+  meta: string | null;
+}
+
 // Live items whose output is missing, made from other content, or by another version.
 const STALE_WHERE = `
   i.lang = ? AND i.deleted_at IS NULL
@@ -78,6 +120,90 @@ export class TransformedRepo {
         .get(lang, type, id),
     );
     return row === undefined ? undefined : fromRow(row);
+  }
+
+  /** Only the HTML of an item's output; undefined when there is none. */
+  getHtml(lang: string, type: ItemType, id: number): string | undefined {
+    return this.#ctx.read(
+      () =>
+        this.#ctx
+          .stmt<{ html: string }>(
+            'SELECT html FROM transformed WHERE lang = ? AND type = ? AND id = ?',
+          )
+          .get(lang, type, id)?.html,
+    );
+  }
+
+  /**
+   * Every public item of a lang x type (the rule of `publicItemSql`) with its transform output
+   * but not the HTML, in id order, in one query.
+   */
+  listPublished(lang: string, type: ItemType): PublishedEntryRow[] {
+    const sql = `SELECT i.id, i.title, i.status, i.sticky, i.parent, i.menu_order,
+        i.featured_media, i.date_gmt, i.modified_gmt, i.link, i.content_hash,
+        t.transform_version, t.source_hash, t.excerpt, t.meta
+      FROM items i
+      LEFT JOIN transformed t ON t.lang = i.lang AND t.type = i.type AND t.id = i.id
+      WHERE i.lang = ? AND i.type = ? AND ${publicItemSql('i')} ORDER BY i.id`;
+    return this.#ctx.read(() =>
+      this.#ctx
+        .stmt<PublishedRow>(sql)
+        .all(lang, type)
+        .map((row) => ({
+          id: row.id,
+          title: row.title,
+          status: row.status,
+          sticky: row.sticky === null ? null : row.sticky === 1,
+          parent: row.parent,
+          menuOrder: row.menu_order,
+          featuredMedia: row.featured_media,
+          dateGmt: row.date_gmt,
+          modifiedGmt: row.modified_gmt,
+          link: row.link,
+          contentHash: row.content_hash,
+          transformVersion: row.transform_version,
+          sourceHash: row.source_hash,
+          excerpt: row.excerpt,
+          meta: fromJsonColumn(row.meta),
+        })),
+    );
+  }
+
+  /**
+   * `meta.sitePath` of the output of every public page and post of a language that has one,
+   * by `type:id`: where another language's pages link to for this item.
+   */
+  publicSitePaths(lang: string): Map<string, string> {
+    // Per type and in id order, so that SQLite walks the `items_public` index.
+    const sql = `SELECT i.type, i.id,
+        CASE WHEN json_valid(t.meta) THEN json_extract(t.meta, '$.sitePath') END AS site_path
+      FROM items i JOIN transformed t ON t.lang = i.lang AND t.type = i.type AND t.id = i.id
+      WHERE i.lang = ? AND i.type = ? AND ${publicItemSql('i')} ORDER BY i.id`;
+    const paths = new Map<string, string>();
+    this.#ctx.read(() => {
+      for (const type of ['pages', 'posts'] as const) {
+        for (const row of this.#ctx
+          .stmt<{ type: string; id: number; site_path: unknown }>(sql)
+          .all(lang, type)) {
+          if (typeof row.site_path === 'string') paths.set(`${row.type}:${row.id}`, row.site_path);
+        }
+      }
+    });
+    return paths;
+  }
+
+  /** The latest `transformed_at` of a language; undefined when nothing was transformed. */
+  lastTransformedAt(lang: string): string | undefined {
+    return (
+      this.#ctx.read(
+        () =>
+          this.#ctx
+            .stmt<{ m: string | null }>(
+              'SELECT max(transformed_at) AS m FROM transformed WHERE lang = ?',
+            )
+            .get(lang)?.m,
+      ) ?? undefined
+    );
   }
 
   /** Stores (replaces) an item's output. The item must be in the cache (foreign key). */

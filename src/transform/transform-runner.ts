@@ -6,7 +6,13 @@
  */
 import type { ItemType, Store, StoredItem } from '../store/index.js';
 import { findEmbedUrls } from './embed-detection.js';
-import { itemKey, assignSitePaths, type PathCandidate } from './item-site-paths.js';
+import { htmlFacts } from './html-facts.js';
+import {
+  itemKey,
+  assignSitePaths,
+  RESERVED_FIRST_SEGMENTS,
+  type PathCandidate,
+} from './item-site-paths.js';
 import { mediaSitePath } from './media-site-paths.js';
 import { parseOEmbedResponse, type OEmbedResponse } from './oembed-response.js';
 import { createHtmlProcessor, processHtml, type HtmlProcessor } from './process-html.js';
@@ -31,6 +37,24 @@ export interface TransformOptions {
    * @default none: only items whose source or the transform version changed are transformed
    */
   readonly previousFiles?: Iterable<string>;
+  /**
+   * The language's public pages, then posts, as `publicCandidates` reads them, when the
+   * caller has already read them (the build reads them once for the transform and its model).
+   * @default read from the store
+   */
+  readonly candidates?: readonly TransformCandidate[];
+  /**
+   * Current outputs stored without their HTML facts (by an older version of this runner):
+   * the facts are computed from the stored HTML and saved, without transforming again.
+   * @default none
+   */
+  readonly refreshFacts?: Iterable<{ type: ItemType; id: number }>;
+}
+
+/** A public item as assigning site paths and finding stale outputs needs it. */
+export interface TransformCandidate extends PathCandidate {
+  readonly type: ItemType;
+  readonly contentHash: string;
 }
 
 export interface TransformSummary {
@@ -41,6 +65,8 @@ export interface TransformSummary {
    * link to through their language switcher and hreflang alternates.
    */
   sitePaths: ReadonlyMap<string, string>;
+  /** `itemKey` of every item whose stored output this run wrote (transformed or facts saved). */
+  written: ReadonlySet<string>;
 }
 
 /** Site paths of every public post and page of a language, pages first (they own short paths). */
@@ -48,12 +74,15 @@ export function publicSitePaths(store: Store, lang: string, homeUrl: string): Ma
   return assignSitePaths(publicCandidates(store, lang), homeUrl);
 }
 
-function* publicCandidates(store: Store, lang: string): Generator<PathCandidate> {
-  for (const type of ['pages', 'posts'] as const) {
-    for (const item of store.items.iterate(lang, type, { statuses: ['publish'] })) {
-      if (isPublic(item)) yield { type, id: item.id, link: item.link };
-    }
-  }
+/**
+ * Every public page, then post, of a language without reading its JSON into JavaScript (the
+ * public rule runs in SQL): one pass, the cost of a run with nothing to transform.
+ */
+export function publicCandidates(store: Store, lang: string): TransformCandidate[] {
+  return [
+    ...store.items.publicSummaries(lang, 'pages'),
+    ...store.items.publicSummaries(lang, 'posts'),
+  ];
 }
 
 /** Local site paths of every media URL the cache holds a copy of. */
@@ -68,16 +97,15 @@ export function mediaSitePaths(store: Store, lang: string): Map<string, string> 
 export function runTransform(store: Store, options: TransformOptions): TransformSummary {
   const { lang, homeUrl } = options;
   const maxwidth = options.maxwidth ?? 600;
-  // One pass over the published items: a no-op run (nothing stale) costs only this.
-  const candidates: (PathCandidate & { type: ItemType; contentHash: string })[] = [];
-  for (const type of ['pages', 'posts'] as const) {
-    for (const item of store.items.iterate(lang, type, { statuses: ['publish'] })) {
-      if (isPublic(item))
-        candidates.push({ type, id: item.id, link: item.link, contentHash: item.contentHash });
-    }
-  }
+  // One pass over the public items: a run with nothing stale costs only this.
+  const candidates = options.candidates ?? publicCandidates(store, lang);
   const sitePaths = assignSitePaths(candidates, homeUrl);
-  const removed = removedPageFiles(options.previousFiles ?? [], sitePaths.values());
+  // Only files an item could have owned: the build's own pages (home, listings, search) come
+  // and go with the number of posts, and no item links to them through its site path.
+  const removed = removedPageFiles(
+    [...(options.previousFiles ?? [])].filter(couldBeItemPage),
+    sitePaths.values(),
+  );
   // Current items linking to a removed page: their source did not change, so they are not stale.
   const linkingToRemoved: StoredItem[] = [];
   for (const candidate of removed.size > 0 ? candidates : []) {
@@ -106,7 +134,8 @@ export function runTransform(store: Store, options: TransformOptions): Transform
       resolveMedia: createUrlResolver(mediaSitePaths(store, lang)),
     }));
 
-  const summary: TransformSummary = { transformed: 0, warnings: 0, sitePaths };
+  const written = new Set<string>();
+  const summary: TransformSummary = { transformed: 0, warnings: 0, sitePaths, written };
   const batchSize = options.batchSize ?? 200;
   let pending: (() => void)[] = [];
   const flush = () => {
@@ -124,6 +153,7 @@ export function runTransform(store: Store, options: TransformOptions): Transform
     const result = transformOne(store, processorFor(), item, path, maxwidth);
     summary.transformed += 1;
     summary.warnings += result.warnings;
+    written.add(itemKey(item.type, item.id));
     pending.push(() =>
       store.transformed.put({
         lang,
@@ -133,13 +163,33 @@ export function runTransform(store: Store, options: TransformOptions): Transform
         sourceHash: item.contentHash,
         html: result.html,
         excerpt: result.excerpt,
-        meta: { sitePath: path },
+        // The build reads these for every page instead of the HTML itself.
+        meta: { sitePath: path, ...htmlFacts(result.html, path) },
+      }),
+    );
+    if (pending.length >= batchSize) flush();
+  }
+  for (const { type, id } of options.refreshFacts ?? []) {
+    const key = itemKey(type, id);
+    const stored = written.has(key) ? undefined : store.transformed.get(lang, type, id);
+    const sitePath = (stored?.meta as { sitePath?: unknown } | null | undefined)?.sitePath;
+    if (!stored || typeof sitePath !== 'string') continue;
+    written.add(key);
+    pending.push(() =>
+      store.transformed.put({
+        ...stored,
+        meta: { ...(stored.meta as object), ...htmlFacts(stored.html, sitePath) },
       }),
     );
     if (pending.length >= batchSize) flush();
   }
   if (pending.length > 0) flush();
   return summary;
+}
+
+function couldBeItemPage(file: string): boolean {
+  const slash = file.indexOf('/');
+  return slash > 0 && !RESERVED_FIRST_SEGMENTS.has(file.slice(0, slash));
 }
 
 function* chain<T>(...parts: Iterable<T>[]): Generator<T> {

@@ -1,0 +1,179 @@
+/**
+ * The cache queries an incremental build relies on: the public rule in SQL agrees with
+ * `isPublic` item by item (and SQLite walks the `items_public` index for it), change times
+ * say when anything of a language was written, and a build record rewrites only the rows
+ * that changed and remembers an unfinished build.
+ */
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStore, type CmsItem, type Store } from '../../../src/store/index.js';
+import { publicItemSql } from '../../../src/store/items-repo.js';
+import { isPublic } from '../../../src/transform/publication.js';
+import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+
+let temp: TempCache;
+let store: Store;
+let clock: Date;
+
+beforeEach(() => {
+  temp = tempCache('cms-build-queries-');
+  clock = new Date('2026-01-01T00:00:00.000Z');
+  store = openStore(temp.file, { now: () => clock });
+});
+
+afterEach(() => {
+  store.close();
+  temp.cleanup();
+});
+
+function tick(ms = 1000): void {
+  clock = new Date(clock.getTime() + ms);
+}
+
+function item(id: number, fields: Record<string, unknown>): CmsItem {
+  return {
+    id,
+    status: 'publish',
+    link: `http://h/pl/p${id}/`,
+    title: { rendered: `P${id}` },
+    content: { rendered: '<p>x</p>', protected: false },
+    excerpt: { rendered: '', protected: false },
+    ...fields,
+  };
+}
+
+describe('public items in SQL', () => {
+  const cases: Record<string, unknown>[] = [
+    {},
+    { status: 'draft' },
+    { status: 'private' },
+    { status: 'future' },
+    { content: { rendered: 'x', protected: true } },
+    { content: { rendered: 'x', protected: 'true' } },
+    { content: { rendered: 'x', protected: 1 } },
+    { content: 'not an object' },
+    { content: ['protected', true] },
+    { excerpt: { rendered: 'x', protected: true } },
+    { excerpt: null },
+    { password: 'secret' },
+    { password: '' },
+    { password: 5 },
+    { password: null },
+    { content: { rendered: 'x', protected: false }, password: 'p' },
+    { title: { rendered: '"$.content.protected": true' } },
+  ];
+
+  it('agrees with isPublic for every shape of item', () => {
+    const items = cases.map((fields, index) => item(index + 1, fields));
+    store.items.upsertPage('pl', 'posts', items);
+    store.items.upsertPage('pl', 'pages', [item(100, {}), item(101, { password: 'x' })]);
+    store.items.tombstone('pl', 'posts', [1]);
+    const expected = [...store.items.iterate('pl', 'posts', { includeDeleted: true })]
+      .filter(isPublic)
+      .map((stored) => stored.id);
+    expect(expected.length).toBeGreaterThan(3);
+    expect(expected.length).toBeLessThan(cases.length - 5);
+    expect(store.items.publicSummaries('pl', 'posts').map((summary) => summary.id)).toEqual(
+      expected,
+    );
+    expect(store.transformed.listPublished('pl', 'posts').map((row) => row.id)).toEqual(expected);
+    expect(store.items.publicSummaries('pl', 'pages').map((summary) => summary.id)).toEqual([100]);
+  });
+
+  it('is answered from the items_public index, without parsing every item', () => {
+    store.items.upsertPage('pl', 'posts', [item(1, {})]);
+    store.close();
+    const db = new Database(temp.file, { readonly: true });
+    try {
+      const plan = db
+        .prepare(
+          `EXPLAIN QUERY PLAN SELECT i.id FROM items i
+           WHERE i.lang = ? AND i.type = ? AND ${publicItemSql('i')} ORDER BY i.id`,
+        )
+        .all('pl', 'posts') as { detail: string }[];
+      expect(plan.map((row) => row.detail).join('\n')).toContain('USING INDEX items_public');
+    } finally {
+      db.close();
+    }
+    store = openStore(temp.file, { now: () => clock });
+  });
+});
+
+describe('change times', () => {
+  it('moves with every stored change, tombstone and transform, and not otherwise', () => {
+    expect(store.items.lastChangeAt('pl')).toBeUndefined();
+    store.items.upsertPage('pl', 'posts', [item(1, {}), item(2, {})]);
+    const stored = clock.toISOString();
+    expect(store.items.lastChangeAt('pl')).toBe(stored);
+    tick();
+    store.items.upsertPage('pl', 'posts', [item(1, {})]);
+    expect(store.items.lastChangeAt('pl')).toBe(stored);
+    tick();
+    store.items.tombstone('pl', 'posts', [2]);
+    expect(store.items.lastChangeAt('pl')).toBe(clock.toISOString());
+    expect(store.items.lastChangeAt('es')).toBeUndefined();
+
+    expect(store.transformed.lastTransformedAt('pl')).toBeUndefined();
+    tick();
+    store.transformed.put({
+      lang: 'pl',
+      type: 'posts',
+      id: 1,
+      transformVersion: 't',
+      sourceHash: 'h',
+      html: '<p>x</p>',
+      meta: { sitePath: '/p1/' },
+    });
+    expect(store.transformed.lastTransformedAt('pl')).toBe(clock.toISOString());
+    expect(store.transformed.getHtml('pl', 'posts', 1)).toBe('<p>x</p>');
+    expect(store.transformed.publicSitePaths('pl')).toEqual(new Map([['posts:1', '/p1/']]));
+  });
+});
+
+describe('build records', () => {
+  const manifest = (files: Record<string, string>) => ({
+    version: 1,
+    buildVersion: '1',
+    templatesHash: 't',
+    modelDigest: 'm',
+    files: Object.fromEntries(
+      Object.entries(files).map(([file, hash]) => [file, { hash, input: `in-${hash}`, bytes: 1 }]),
+    ),
+  });
+  const sources = {
+    siteDigest: 's',
+    sourcesAt: '2026-01-01T00:00:00.000Z',
+    transformVersion: '2',
+    pathsDigest: 'p',
+  };
+
+  it('rewrites only the rows that changed and keeps the rest with their build time', () => {
+    const before = { 'a/index.html': 'a1', 'b.xml': 'b1', 'd/e/f.txt': 'd1' };
+    store.buildState.record('pl', manifest(before), sources);
+    const first = clock.toISOString();
+    tick();
+    const after = { 'a/index.html': 'a2', 'c.txt': 'c1', 'd/e/f.txt': 'd1' };
+    store.buildState.record('pl', manifest(after), sources);
+    const saved = store.buildState.get('pl');
+    expect(saved?.manifest.files).toEqual(manifest(after).files);
+    expect(saved).toMatchObject({ ...sources, writingSince: null, builtAt: clock.toISOString() });
+    const rows = store.buildOutputs.list('pl');
+    expect(rows.map((row) => [row.path, row.builtAt]).sort()).toEqual([
+      ['a/index.html', clock.toISOString()],
+      ['c.txt', clock.toISOString()],
+      ['d/e/f.txt', first],
+    ]);
+    expect(store.buildState.topLevelNames('pl')).toEqual(['a', 'c.txt', 'd']);
+  });
+
+  it('remembers a build that started writing until one completes', () => {
+    store.buildState.markWriting('pl');
+    expect(store.buildState.getState('pl')).toBeUndefined();
+    store.buildState.record('pl', manifest({ 'x.html': 'x' }), sources);
+    tick();
+    store.buildState.markWriting('pl');
+    expect(store.buildState.getState('pl')?.writingSince).toBe(clock.toISOString());
+    store.buildState.record('pl', manifest({ 'x.html': 'x' }), sources);
+    expect(store.buildState.getState('pl')?.writingSince).toBeNull();
+  });
+});
