@@ -224,12 +224,7 @@ function integer(
   max: number,
   problems: string[],
 ): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    problems.push(`${name}: expected an integer from ${min} to ${max}, got ${describe(value)}`);
-    return fallback;
-  }
-  return value;
+  return ranged(value, fallback, { name, min, max, integer: true }, problems);
 }
 
 function number(
@@ -240,9 +235,22 @@ function number(
   max: number,
   problems: string[],
 ): number {
+  return ranged(value, fallback, { name, min, max, integer: false }, problems);
+}
+
+/** A value in [min, max], or the fallback with a problem that says what was expected and got. */
+function ranged(
+  value: unknown,
+  fallback: number,
+  range: { name: string; min: number; max: number; integer: boolean },
+  problems: string[],
+): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
-    problems.push(`${name}: expected a number from ${min} to ${max}, got ${describe(value)}`);
+  const { name, min, max } = range;
+  const fits = range.integer ? Number.isInteger(value) : Number.isFinite(value);
+  if (typeof value !== 'number' || !fits || value < min || value > max) {
+    const kind = range.integer ? 'an integer' : 'a number';
+    problems.push(`${name}: expected ${kind} from ${min} to ${max}, got ${describe(value)}`);
     return fallback;
   }
   return value;
