@@ -4,6 +4,7 @@ import { migration002 } from './migrations/002-build-outputs.js';
 import { migration003 } from './migrations/003-sync-queue.js';
 import { migration004 } from './migrations/004-build-state.js';
 import { migration005 } from './migrations/005-build-sources.js';
+import { migration006 } from './migrations/006-live-items-index.js';
 
 /** Every schema step, in order. Append new steps; never edit a released one. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -12,6 +13,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration003,
   migration004,
   migration005,
+  migration006,
 ];
 
 /** The schema version this code writes; `PRAGMA user_version` of an up-to-date cache. */
