@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { Command } from 'commander';
-import { resolveSettings, type CommonFlags } from '../config/settings.js';
-import { backupCache } from '../index.js';
+import type { CommonFlags } from '../config/settings.js';
 import { formatBytes } from './pull-command.js';
 import type { CliIo } from './run-cli.js';
 
@@ -20,6 +19,10 @@ export function backupCommand(io: CliIo): Command {
     .option('--cache <file>', 'SQLite cache')
     .option('--json', 'print one machine-readable summary')
     .action(async (flags: BackupFlags) => {
+      const [{ resolveSettings }, { backupCache }] = await Promise.all([
+        import('../config/settings.js'),
+        import('../sync/index.js'),
+      ]);
       const settings = resolveSettings(flags, io.env, io.cwd);
       const result = await backupCache(settings, path.resolve(io.cwd, flags.to));
       if (flags.json) {

@@ -1,7 +1,6 @@
 import { Command } from 'commander';
-import { resolveSettings, type CommonFlags } from '../config/settings.js';
-import { runBuild, type BuildSummary } from '../build/run-build.js';
-import { openStore } from '../store/index.js';
+import type { CommonFlags } from '../config/settings.js';
+import type { BuildSummary } from '../build/run-build.js';
 import type { CliIo } from './run-cli.js';
 
 interface BuildFlags extends CommonFlags {
@@ -20,6 +19,11 @@ export function buildCommand(io: CliIo): Command {
     .option('--force', 'render every page again')
     .option('--json', 'print one machine-readable summary on stdout')
     .action(async (flags: BuildFlags) => {
+      const [{ resolveSettings }, { runBuild }, { openStore }] = await Promise.all([
+        import('../config/settings.js'),
+        import('../build/run-build.js'),
+        import('../store/index.js'),
+      ]);
       const settings = resolveSettings(flags, io.env, io.cwd);
       const store = openStore(settings.cache);
       try {

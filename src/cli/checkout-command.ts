@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { Command } from 'commander';
-import { resolveSettings, type CommonFlags } from '../config/settings.js';
-import { checkout, CHECKOUT_TYPES, type CheckoutType } from '../push/index.js';
-import { openStore } from '../store/index.js';
+import type { CommonFlags } from '../config/settings.js';
+import type { CheckoutType } from '../push/index.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from './run-cli.js';
 
@@ -24,9 +23,14 @@ export function checkoutCommand(io: CliIo): Command {
     .option('--dir <dir>', 'where files go (default: the pipeline\'s push.dir, "content")')
     .option('--type <list>', 'collections: posts,pages', 'posts,pages')
     .option('--json', 'print one machine-readable summary')
-    .action((flags: CheckoutFlags) => {
+    .action(async (flags: CheckoutFlags) => {
+      const [{ resolveSettings }, { checkout, CHECKOUT_TYPES }, { openStore }] = await Promise.all([
+        import('../config/settings.js'),
+        import('../push/index.js'),
+        import('../store/index.js'),
+      ]);
       const settings = resolveSettings(flags, io.env, io.cwd);
-      const types = parseTypes(flags.type ?? 'posts,pages');
+      const types = parseTypes(flags.type ?? 'posts,pages', CHECKOUT_TYPES);
       const dir = flags.dir !== undefined ? path.resolve(io.cwd, flags.dir) : settings.push.dir;
       const store = openStore(settings.cache);
       try {
@@ -57,13 +61,13 @@ export function checkoutCommand(io: CliIo): Command {
     });
 }
 
-function parseTypes(value: string): CheckoutType[] {
+function parseTypes(value: string, known: readonly CheckoutType[]): CheckoutType[] {
   const types = value
     .split(',')
     .map((part) => part.trim())
     .filter(Boolean);
   for (const type of types) {
-    if (!(CHECKOUT_TYPES as readonly string[]).includes(type))
+    if (!(known as readonly string[]).includes(type))
       throw new UsageError(`--type: expected posts and/or pages, got "${type}"`);
   }
   return types as CheckoutType[];

@@ -1,11 +1,6 @@
 import { Command } from 'commander';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { resolveSettings } from '../config/settings.js';
-import { runBuild } from '../build/run-build.js';
-import { pull } from '../sync/index.js';
-import { openStore } from '../store/index.js';
-import { createProgressReporter } from './progress.js';
 import { startReferenceProcess } from './reference-process.js';
 import type { CliIo } from './run-cli.js';
 
@@ -20,6 +15,19 @@ export function demoCommand(io: CliIo): Command {
     .description('start the reference site, pull pl and es, build output/pl and output/es, stop')
     .option('--pipeline <file>', 'pipeline file to take paths from', DEMO_PIPELINE)
     .action(async (flags: { pipeline: string }) => {
+      const [
+        { resolveSettings },
+        { pull },
+        { runBuild },
+        { openStore },
+        { createProgressReporter },
+      ] = await Promise.all([
+        import('../config/settings.js'),
+        import('../sync/index.js'),
+        import('../build/run-build.js'),
+        import('../store/index.js'),
+        import('./progress.js'),
+      ]);
       const reference = await startReferenceProcess();
       try {
         io.stderr.write(`Reference site running at ${reference.url}\n`);

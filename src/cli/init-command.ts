@@ -1,9 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
-import { CmsClient, discoverSite } from '../client/index.js';
-import { existsError, pipelineText, writePipelineFile } from '../config/pipeline-writer.js';
-import { resolveSettings } from '../config/settings.js';
 import type { CliIo } from './run-cli.js';
 
 interface InitFlags {
@@ -26,6 +23,11 @@ export function initCommand(io: CliIo): Command {
     .option('--out <file>', 'the pipeline file to write', 'cms-mirror.yaml')
     .option('--force', 'overwrite the file if it exists')
     .action(async (flags: InitFlags) => {
+      const [{ resolveSettings }, { existsError, pipelineText, writePipelineFile }] =
+        await Promise.all([
+          import('../config/settings.js'),
+          import('../config/pipeline-writer.js'),
+        ]);
       // The same checks as every command's --site/--lang; the environment is not read here.
       const settings = resolveSettings(
         {
@@ -61,6 +63,7 @@ export function initCommand(io: CliIo): Command {
 
 /** One read of the language's index: a SiteError (exit 2) names the URL if it is not a site. */
 async function checkLanguage(site: string, lang: string): Promise<void> {
+  const { CmsClient, discoverSite } = await import('../client/index.js');
   const client = new CmsClient({ site, lang, retries: 2, timeoutMs: 15_000 });
   try {
     await discoverSite(client, PULL_ROUTES);

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { Command } from 'commander';
-import { resolveSettings } from '../config/settings.js';
-import { migrate, type MigrateReport } from '../push/index.js';
+import type { MigrateReport } from '../push/index.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from './run-cli.js';
 
@@ -30,6 +29,10 @@ export function migrateCommand(io: CliIo): Command {
     .option('--dry-run', 'print the plan, create nothing')
     .option('--json', 'print one machine-readable summary')
     .action(async (flags: MigrateFlags) => {
+      const [{ resolveSettings }, { migrate }] = await Promise.all([
+        import('../config/settings.js'),
+        import('../push/index.js'),
+      ]);
       // --to goes through the same URL rules as --site.
       const settings = resolveSettings(
         {

@@ -20,7 +20,11 @@ const packageJson = JSON.parse(
   readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
 ) as { version: string };
 
-/** The command tree. Each command lives in its own file and only parses, calls and prints. */
+/**
+ * The command tree. Each command lives in its own file and only parses, calls and prints; its
+ * action imports its stage (undici, better-sqlite3, unified, yaml, chokidar, ...) only when it
+ * runs, so `--help` or a `run` does not pay for loading every other command's dependencies.
+ */
 export function buildProgram(io: CliIo): Command {
   const program = new Command('cms-mirror')
     .description(

@@ -1,8 +1,7 @@
 import { Command } from 'commander';
-import { resolveSettings, type CommonFlags } from '../config/settings.js';
+import type { CommonFlags } from '../config/settings.js';
 import { CmsMirrorError } from '../errors.js';
-import { pull, type PullCounters } from '../index.js';
-import { createProgressReporter } from './progress.js';
+import type { PullCounters } from '../sync/index.js';
 import type { CliIo } from './run-cli.js';
 
 interface PullFlags extends CommonFlags {
@@ -21,6 +20,11 @@ export function pullCommand(io: CliIo): Command {
     .option('--backup', 'also mirror revisions and autosaves (needs credentials)')
     .option('--json', 'print one machine-readable summary on stdout')
     .action(async (flags: PullFlags) => {
+      const [{ resolveSettings }, { pull }, { createProgressReporter }] = await Promise.all([
+        import('../config/settings.js'),
+        import('../sync/index.js'),
+        import('./progress.js'),
+      ]);
       const settings = resolveSettings(flags, io.env, io.cwd);
       const progress = createProgressReporter(io.stderr);
       const abort = new AbortController();

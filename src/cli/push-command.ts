@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import { resolveSettings, type CommonFlags } from '../config/settings.js';
-import { countersOf, runPush, type RunPushReport } from '../push/index.js';
+import type { CommonFlags } from '../config/settings.js';
+import type { RunPushReport } from '../push/index.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from './run-cli.js';
 
@@ -53,6 +53,10 @@ Conflicts and --force:
   site's version (it never overwrites a file you edited).`,
     )
     .action(async (flags: PushFlags) => {
+      const [{ resolveSettings }, { countersOf, runPush }] = await Promise.all([
+        import('../config/settings.js'),
+        import('../push/index.js'),
+      ]);
       const settings = resolveSettings(flags, io.env, io.cwd);
       const report = await runPush(settings, {
         ...(flags.dir !== undefined ? { dir: path.resolve(io.cwd, flags.dir) } : {}),

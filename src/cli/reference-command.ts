@@ -1,5 +1,4 @@
 import { Command } from 'commander';
-import { startReferenceSite, parseFaults } from '../reference/index.js';
 import type { CliIo } from './run-cli.js';
 import { nonNegativeInt, port } from './option-parsers.js';
 
@@ -26,6 +25,7 @@ export function referenceCommand(io: CliIo): Command {
     .option('--faults <spec>', 'inject faults, e.g. latency=20ms,error=0.1,429=0.05,reset=0.02')
     .option('--hostile', 'add items with hostile slugs, links and file names')
     .action(async (flags: ReferenceFlags) => {
+      const { startReferenceSite, parseFaults } = await import('../reference/index.js');
       const faults = flags.faults === undefined ? undefined : parseFaults(flags.faults);
       const site = await startReferenceSite({
         host: flags.host,

@@ -1,10 +1,6 @@
 import { Command } from 'commander';
-import { resolveSettings, type CommonFlags } from '../config/settings.js';
-import { runBuild } from '../build/run-build.js';
-import { pull } from '../sync/index.js';
-import { openStore } from '../store/index.js';
+import type { CommonFlags } from '../config/settings.js';
 import { buildJson, printBuild } from './build-command.js';
-import { createProgressReporter } from './progress.js';
 import type { CliIo } from './run-cli.js';
 
 interface RunFlags extends CommonFlags {
@@ -24,6 +20,19 @@ export function runCommand(io: CliIo): Command {
     .option('--backup', 'also mirror revisions and autosaves (needs credentials)')
     .option('--json', 'print one machine-readable summary on stdout')
     .action(async (flags: RunFlags) => {
+      const [
+        { resolveSettings },
+        { pull },
+        { runBuild },
+        { openStore },
+        { createProgressReporter },
+      ] = await Promise.all([
+        import('../config/settings.js'),
+        import('../sync/index.js'),
+        import('../build/run-build.js'),
+        import('../store/index.js'),
+        import('./progress.js'),
+      ]);
       const settings = resolveSettings(flags, io.env, io.cwd);
       const progress = createProgressReporter(io.stderr);
       let pulled;

@@ -1,6 +1,5 @@
 import { Command } from 'commander';
-import { resolveSettings, type CommonFlags } from '../config/settings.js';
-import { startStaticServer } from '../build/static-server.js';
+import type { CommonFlags } from '../config/settings.js';
 import { port } from './option-parsers.js';
 import type { CliIo } from './run-cli.js';
 
@@ -17,6 +16,10 @@ export function serveCommand(io: CliIo): Command {
     .option('--port <n>', 'port to listen on (0 picks a free one)', port, 8080)
     .option('--host <address>', 'address to bind', '127.0.0.1')
     .action(async (flags: ServeFlags) => {
+      const [{ resolveSettings }, { startStaticServer }] = await Promise.all([
+        import('../config/settings.js'),
+        import('../build/static-server.js'),
+      ]);
       const settings = resolveSettings(flags, io.env, io.cwd);
       const server = await startStaticServer(settings.output, {
         host: flags.host,

@@ -1,7 +1,5 @@
 import { Command } from 'commander';
-import { resolveSettings, type CommonFlags } from '../config/settings.js';
-import { status } from '../index.js';
-import { openStore } from '../store/index.js';
+import type { CommonFlags } from '../config/settings.js';
 import { formatBytes } from './pull-command.js';
 import type { CliIo } from './run-cli.js';
 
@@ -17,7 +15,12 @@ export function statusCommand(io: CliIo): Command {
     .option('--pipeline <file>', 'pipeline file')
     .option('--cache <file>', 'SQLite cache')
     .option('--json', 'print one machine-readable summary')
-    .action((flags: StatusFlags) => {
+    .action(async (flags: StatusFlags) => {
+      const [{ resolveSettings }, { status }, { openStore }] = await Promise.all([
+        import('../config/settings.js'),
+        import('../sync/index.js'),
+        import('../store/index.js'),
+      ]);
       const settings = resolveSettings(flags, io.env, io.cwd);
       const store = openStore(settings.cache, { readonly: true });
       let report;

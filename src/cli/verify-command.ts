@@ -1,6 +1,5 @@
 import { Command } from 'commander';
-import { resolveSettings, type CommonFlags } from '../config/settings.js';
-import { verify } from '../index.js';
+import type { CommonFlags } from '../config/settings.js';
 import type { CliIo } from './run-cli.js';
 
 interface VerifyFlags extends CommonFlags {
@@ -18,6 +17,10 @@ export function verifyCommand(io: CliIo): Command {
     .option('--cache <file>', 'SQLite cache')
     .option('--json', 'print one machine-readable report')
     .action(async (flags: VerifyFlags) => {
+      const [{ resolveSettings }, { verify }] = await Promise.all([
+        import('../config/settings.js'),
+        import('../sync/index.js'),
+      ]);
       const settings = resolveSettings(flags, io.env, io.cwd);
       const report = await verify(settings);
       io.exitCode.value = report.ok ? 0 : 3;

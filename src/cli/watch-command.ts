@@ -1,9 +1,8 @@
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { resolveSettings, type CommonFlags } from '../config/settings.js';
+import type { CommonFlags } from '../config/settings.js';
 import { isCmsMirrorError } from '../errors.js';
-import { requirePushCredentials } from '../push/index.js';
-import { parseDuration, watchCheckouts } from '../watch/index.js';
+import { parseDuration } from '../watch/duration.js';
 import type { CliIo } from './run-cli.js';
 
 interface WatchFlags extends CommonFlags {
@@ -33,6 +32,12 @@ export function watchCommand(io: CliIo): Command {
       durationArgument,
     )
     .action(async (flags: WatchFlags) => {
+      const [{ resolveSettings }, { requirePushCredentials }, { watchCheckouts }] =
+        await Promise.all([
+          import('../config/settings.js'),
+          import('../push/index.js'),
+          import('../watch/index.js'),
+        ]);
       const settings = resolveSettings(flags, io.env, io.cwd);
       if (flags.push) requirePushCredentials(settings);
       const dir = flags.dir !== undefined ? path.resolve(io.cwd, flags.dir) : settings.push.dir;

@@ -18,7 +18,9 @@ import { startReferenceProcess } from '../../src/cli/reference-process.js';
 
 const POSTS = Number(process.argv[2] ?? 10_000);
 const LANGS = ['pl', 'es'];
-const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+// BENCH_CLI=<path to another build's main.js> compares a build before and after a change.
+const MAIN =
+  process.env['BENCH_CLI'] ?? fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 interface RunJson {
   pull: { total: { requests: number; created: number; updated: number; seconds: number } };
