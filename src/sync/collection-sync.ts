@@ -2,7 +2,9 @@
  * One crawl stream: one collection of one language. Runs the keyset crawl of crawl-plan.ts,
  * stores each page with its cursor (and the work the page's changed items need) in ONE
  * transaction, then reconciles deletions: counts first, `include` probes only when the counts
- * disagree, and a rescan from the beginning as the last resort.
+ * disagree, and a rescan from the beginning as the last resort. Pages whose link changed (a new
+ * slug or parent) get their descendants refetched by parent: their links changed with it while
+ * their `modified_gmt` did not, so the keyset crawl alone would never see them again.
  */
 import type { CmsClient, Query } from '../client/index.js';
 import type { ItemType, Store, UpsertResult } from '../store/index.js';
@@ -22,7 +24,8 @@ import {
   type TieSweep,
 } from './crawl-plan.js';
 import { laterGmt } from './gmt-time.js';
-import { fetchList, presentIds, remoteCount } from './list-fetch.js';
+import { fetchChildren, fetchList, presentIds, remoteCount } from './list-fetch.js';
+import { movedPageIds } from './moved-pages.js';
 import type { PullCounters, PullEvent } from './pull-summary.js';
 import { checkRecords, type CrawlItem } from './record-check.js';
 
@@ -48,6 +51,8 @@ export interface CollectionSyncDeps {
 const MAX_SWEEPS = 50;
 /** Ids per `include` probe. */
 const PROBE_CHUNK = 100;
+/** Parent ids per `parent` request of the descendants' refresh. */
+const PARENT_CHUNK = 100;
 
 type Counted = 'created' | 'updated' | 'unchanged';
 
@@ -66,6 +71,10 @@ export class CollectionSync {
   /** Expected items of the current crawl, for progress. */
   #expected: number | undefined;
   #stored = 0;
+  /** Pages stored with a link other than the cached one, whose children are not refetched yet. */
+  #moved: number[] = [];
+  /** Pages whose children this pull refetched (a parent cycle on the site must not loop). */
+  readonly #childrenFetched = new Set<number>();
 
   constructor(deps: CollectionSyncDeps) {
     this.#d = deps;
@@ -93,6 +102,11 @@ export class CollectionSync {
   }
 
   async #crawl(): Promise<void> {
+    await this.#crawlPages();
+    await this.#refreshDescendants();
+  }
+
+  async #crawlPages(): Promise<void> {
     this.#progress('crawl');
     let lastPageIds: number[] = [];
     for (;;) {
@@ -184,6 +198,34 @@ export class CollectionSync {
   }
 
   /**
+   * Refetches the children of moved pages, level by level (a child whose own link changed
+   * passes it on to its children). Nothing to do, no request: a pull where no page moved costs
+   * what it did. A kill before this ends leaves stale links until the parent moves again.
+   */
+  async #refreshDescendants(): Promise<void> {
+    while (this.#moved.length > 0) {
+      this.#d.signal?.throwIfAborted();
+      const parents = [...new Set(this.#moved)].filter((id) => !this.#childrenFetched.has(id));
+      this.#moved = [];
+      if (parents.length === 0) return;
+      for (const id of parents) this.#childrenFetched.add(id);
+      const records = await fetchChildren(
+        this.#d.client,
+        this.#route,
+        this.#filter,
+        parents,
+        this.#d.perPage,
+        Math.min(PARENT_CHUNK, this.#d.perPage),
+      );
+      const { items } = this.#check(records);
+      // Stored in crawl-sized chunks, each its own transaction, without touching the cursor.
+      for (let start = 0; start < items.length; start += this.#d.perPage) {
+        this.#storePage(items.slice(start, start + this.#d.perPage), undefined);
+      }
+    }
+  }
+
+  /**
    * Deletions and unpublishing. Equal counts: done (a no-op pull costs one request here).
    * Different: probe the live ids this pull has not seen; tombstone the absent ones. Still
    * fewer local than remote items (something came back without a newer `modified`, e.g. a
@@ -249,15 +291,25 @@ export class CollectionSync {
   }
 
   /**
-   * Stores a page, the work its changed items need, and the crawl state in ONE transaction:
-   * a kill before it loses the page (fetched again), a kill after it loses nothing.
+   * Stores a page, the work its changed items need, and the crawl state (when given) in ONE
+   * transaction: a kill before it loses the page (fetched again), a kill after it loses nothing.
    */
   #storePage(
     items: readonly CrawlItem[],
-    state: { cursor: CrawlCursor | null; watermarkGmt?: string | null },
+    state: { cursor: CrawlCursor | null; watermarkGmt?: string | null } | undefined,
   ): void {
     const { store, lang, type, mode, backup } = this.#d;
+    let moved: number[] = [];
     const result = store.transaction((): UpsertResult => {
+      if (type === 'pages') {
+        // Read in the transaction: the links these items replace.
+        const cachedLinks = new Map<number, string | null>();
+        for (const item of items) {
+          const cached = store.items.get(lang, type, item.id);
+          if (cached !== undefined) cachedLinks.set(item.id, cached.link);
+        }
+        moved = movedPageIds(items, cachedLinks);
+      }
       const upserted = store.items.upsertPage(lang, type, items, { context: mode });
       const byId = new Map(items.map((item) => [item.id, item]));
       const changed = upserted.outcomes.filter((o) => o.outcome !== 'unchanged').map((o) => o.id);
@@ -272,10 +324,11 @@ export class CollectionSync {
               });
         store.syncQueue.add(lang, 'assets', type, assets);
       }
-      store.syncState.set(lang, type, { ...state, context: mode });
+      if (state !== undefined) store.syncState.set(lang, type, { ...state, context: mode });
       return upserted;
     });
     this.#count(result);
+    this.#moved.push(...moved);
     if (items.length > 0) this.#d.onItems?.(items);
     this.#stored += items.length;
     this.#progress('crawl');

@@ -105,3 +105,37 @@ function integerHeader(value: string | string[] | undefined): number | undefined
   const text = Array.isArray(value) ? value[0] : value;
   return text !== undefined && /^\s*\d+\s*$/.test(text) ? Number(text) : undefined;
 }
+
+/**
+ * Every item under `filter` whose parent is one of `parentIds`: `parent` requests of
+ * `chunkSize` parents, all their pages (in id order, so a page boundary does not move while
+ * nothing changes). Cost: one request per chunk and page of children.
+ */
+export async function fetchChildren(
+  client: CmsClient,
+  route: string,
+  filter: Query,
+  parentIds: readonly number[],
+  perPage: number,
+  chunkSize: number,
+): Promise<unknown[]> {
+  const records: unknown[] = [];
+  for (let start = 0; start < parentIds.length; start += chunkSize) {
+    const parent = parentIds.slice(start, start + chunkSize);
+    for (let page = 1; ; page++) {
+      const list = await fetchList(client, route, {
+        ...filter,
+        parent,
+        per_page: perPage,
+        page,
+        orderby: 'id',
+        order: 'asc',
+      });
+      records.push(...list.records);
+      const lastPage =
+        list.records.length < perPage || (list.total !== undefined && page * perPage >= list.total);
+      if (lastPage) break;
+    }
+  }
+  return records;
+}

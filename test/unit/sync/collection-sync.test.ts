@@ -26,14 +26,14 @@ describe('CollectionSync (keyset crawl against an in-memory site)', () => {
   });
 
   async function sync(
-    options: { perPage?: number; failAfter?: number } = {},
+    options: { perPage?: number; failAfter?: number; type?: 'posts' | 'pages' } = {},
   ): Promise<PullCounters> {
     const counters = emptyCounters();
     await new CollectionSync({
       client: site.client(options.failAfter === undefined ? {} : { failAfter: options.failAfter }),
       store,
       lang: 'pl',
-      type: 'posts',
+      type: options.type ?? 'posts',
       mode: 'view',
       perPage: options.perPage ?? 10,
       backup: false,
@@ -45,9 +45,9 @@ describe('CollectionSync (keyset crawl against an in-memory site)', () => {
     return counters;
   }
 
-  function cached(): Map<number, Record<string, unknown>> {
+  function cached(type: 'posts' | 'pages' = 'posts'): Map<number, Record<string, unknown>> {
     return new Map(
-      [...store.items.iterate('pl', 'posts')].map((row) => [row.id, JSON.parse(row.json)]),
+      [...store.items.iterate('pl', type)].map((row) => [row.id, JSON.parse(row.json)]),
     );
   }
 
@@ -207,5 +207,45 @@ describe('CollectionSync (keyset crawl against an in-memory site)', () => {
     expect(counters.skipped).toBe(2);
     expect(counters.created).toBe(23);
     expect(warnings.filter((w) => /bad record/.test(w))).toHaveLength(2);
+  });
+
+  it('refetches the descendants of a moved page by parent, level by level, through a parent cycle', async () => {
+    // 12 pages under one chain top → mid → leaf, plus a sibling tree that does not move.
+    const [top, mid, leaf, other, ...rest] = site.add(16, site.now - 100, 1);
+    Object.assign(top!, { slug: 'top' });
+    Object.assign(mid!, { slug: 'mid', parent: top!.id });
+    Object.assign(leaf!, { slug: 'leaf', parent: mid!.id });
+    Object.assign(other!, { slug: 'other' });
+    for (const [n, page] of rest.entries()) {
+      Object.assign(page, { slug: `p${n}`, parent: n < 6 ? leaf!.id : other!.id });
+    }
+    await sync({ type: 'pages', perPage: 5 });
+    site.requests = [];
+    await sync({ type: 'pages', perPage: 5 });
+    // Nothing moved: no request by parent.
+    expect(site.requests.filter((q) => q['parent'] !== undefined)).toEqual([]);
+
+    // The top page gets a new slug and, on top of it, a parent cycle (top under leaf).
+    site.now += 10;
+    Object.assign(top!, { slug: 'moved', parent: leaf!.id });
+    site.edit(top!.id);
+    site.requests = [];
+    const counters = await sync({ type: 'pages', perPage: 5 });
+    expect(cached('pages')).toEqual(site.expected());
+    expect(cached('pages').get(rest[0]!.id)?.['link']).toContain('/moved/');
+    // top, mid, leaf and leaf's 6 children; the other tree is untouched.
+    expect(counters).toMatchObject({ created: 0, updated: 9, deleted: 0 });
+    const byParent = site.requests.filter((q) => q['parent'] !== undefined);
+    // Levels: [top] → [mid] → [leaf] (2 pages: 6 children + top, whose link is now cached)
+    // → leaf's 6 children in chunks of per_page (no children; top is not asked twice).
+    const children = rest.slice(0, 6).map((page) => page.id);
+    expect(byParent.map((q) => q['parent'])).toEqual([
+      [top!.id],
+      [mid!.id],
+      [leaf!.id],
+      [leaf!.id],
+      children.slice(0, 5),
+      children.slice(5),
+    ]);
   });
 });

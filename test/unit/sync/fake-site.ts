@@ -12,6 +12,9 @@ export interface FakeItem {
   modified: number;
   version: number;
   status: string;
+  /** Pages only: a slug and a parent make the item carry `parent` and a `link` of the slugs. */
+  slug?: string;
+  parent?: number;
 }
 
 export class FakeSite {
@@ -56,7 +59,21 @@ export class FakeSite {
       status: item.status,
       content: { rendered: `<p>v${item.version}</p>`, protected: false },
       version: item.version,
+      ...(item.slug === undefined ? {} : { parent: item.parent ?? 0, link: this.link(item) }),
     };
+  }
+
+  /** `https://fake.test/{ancestor slugs...}/{slug}/`, stopping at a parent cycle. */
+  link(item: FakeItem): string {
+    const slugs = [item.slug ?? String(item.id)];
+    const seen = new Set([item.id]);
+    let parent = this.items.get(item.parent ?? 0);
+    while (parent !== undefined && !seen.has(parent.id)) {
+      slugs.unshift(parent.slug ?? String(parent.id));
+      seen.add(parent.id);
+      parent = this.items.get(parent.parent ?? 0);
+    }
+    return `https://fake.test/${slugs.join('/')}/`;
   }
 
   list(query: Query): { data: unknown[]; headers: Record<string, string> } {
@@ -65,12 +82,14 @@ export class FakeSite {
     const after = time(query['modified_after']);
     const before = time(query['modified_before']);
     const include = query['include'] as number[] | undefined;
+    const parent = query['parent'] as number[] | undefined;
     let matching = [...this.items.values()].filter(
       (item) =>
         item.status === 'publish' &&
         (after === undefined || item.modified > after) &&
         (before === undefined || item.modified < before) &&
-        (include === undefined || include.includes(item.id)),
+        (include === undefined || include.includes(item.id)) &&
+        (parent === undefined || parent.includes(item.parent ?? 0)),
     );
     matching =
       query['orderby'] === 'modified'
