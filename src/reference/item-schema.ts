@@ -412,7 +412,8 @@ const seoHeadJsonField: ArgSchema = {
   ),
 };
 
-export const POST_SCHEMA: ArgMap = {
+/** The fields every item type starts with, in the order servers send them. */
+const ITEM_HEAD: ArgMap = {
   date: dateField,
   date_gmt: dateGmtField,
   guid: guidField,
@@ -423,6 +424,10 @@ export const POST_SCHEMA: ArgMap = {
   slug: slugField,
   status: statusField,
   type: typeField,
+};
+
+export const POST_SCHEMA: ArgMap = {
+  ...ITEM_HEAD,
   password: passwordField,
   permalink_template: permalinkTemplateField,
   generated_slug: generatedSlugField,
@@ -443,16 +448,7 @@ export const POST_SCHEMA: ArgMap = {
 };
 
 export const PAGE_SCHEMA: ArgMap = {
-  date: dateField,
-  date_gmt: dateGmtField,
-  guid: guidField,
-  id: idField,
-  link: linkField,
-  modified: modifiedField,
-  modified_gmt: modifiedGmtField,
-  slug: slugField,
-  status: statusField,
-  type: typeField,
+  ...ITEM_HEAD,
   password: passwordField,
   permalink_template: permalinkTemplateField,
   generated_slug: generatedSlugField,
@@ -471,16 +467,7 @@ export const PAGE_SCHEMA: ArgMap = {
 };
 
 export const MEDIA_SCHEMA: ArgMap = {
-  date: dateField,
-  date_gmt: dateGmtField,
-  guid: guidField,
-  id: idField,
-  link: linkField,
-  modified: modifiedField,
-  modified_gmt: modifiedGmtField,
-  slug: slugField,
-  status: statusField,
-  type: typeField,
+  ...ITEM_HEAD,
   permalink_template: permalinkTemplateField,
   generated_slug: generatedSlugField,
   title: titleField,
