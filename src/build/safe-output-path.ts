@@ -11,7 +11,12 @@
  */
 import path from 'node:path';
 import { UnsafePathError } from '../errors.js';
-import { decodeSegment, normalizeSitePath, sitePathToFilePath } from '../transform/site-paths.js';
+import {
+  decodeSegment,
+  isPlainSitePath,
+  normalizeSitePath,
+  sitePathToFilePath,
+} from '../transform/site-paths.js';
 
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const UNSERVABLE = /[/\\\u0000-\u001F\u007F]/;
@@ -43,8 +48,12 @@ export function checkSitePath(sitePath: string): { sitePath: string; file: strin
   if (typeof sitePath !== 'string' || !sitePath.startsWith('/')) {
     throw unsafe(sitePath, 'does not start with "/"');
   }
+  // A plain path has no dot segment, nothing encoded and no segment too long for a name.
+  if (sitePath.length <= 255 && isPlainSitePath(sitePath) && !tooDeep(sitePath)) {
+    return { sitePath, file: sitePathToFilePath(sitePath) };
+  }
   const segments = sitePath.split('/').slice(1);
-  if (segments.length > MAX_SITE_PATH_SEGMENTS + 1) {
+  if (tooDeep(sitePath)) {
     throw unsafe(sitePath, `has more than ${MAX_SITE_PATH_SEGMENTS} segments`);
   }
   for (const segment of segments) {
@@ -61,6 +70,12 @@ export function checkSitePath(sitePath: string): { sitePath: string; file: strin
     throw unsafe(sitePath, `is longer than ${MAX_FILE_PATH_BYTES} bytes as a file path`);
   }
   return { sitePath: normalizeSitePath(sitePath), file };
+}
+
+function tooDeep(sitePath: string): boolean {
+  let slashes = 0;
+  for (let index = 0; index < sitePath.length; index++) if (sitePath[index] === '/') slashes++;
+  return slashes > MAX_SITE_PATH_SEGMENTS + 1;
 }
 
 /**
