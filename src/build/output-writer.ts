@@ -77,7 +77,7 @@ export function writeOutputs(
   const alsoProduced = options.alsoProduced ?? new Map<string, ManifestFile>();
   const base = path.resolve(root);
   fs.mkdirSync(base, { recursive: true });
-  const realBase = fs.realpathSync(base);
+  const realBase = fs.realpathSync.native(base);
   const checkedDirectories = new Set<string>();
   const result: WriteResult = {
     written: 0,
@@ -142,7 +142,8 @@ export function writeOutputs(
 function ensureDirectory(directory: string, realBase: string, checked: Set<string>): void {
   if (checked.has(directory)) return;
   fs.mkdirSync(directory, { recursive: true });
-  const real = fs.realpathSync(directory);
+  // The system's realpath(3): one call, where the JavaScript one lstat()s every component.
+  const real = fs.realpathSync.native(directory);
   if (real !== realBase && !real.startsWith(`${realBase}${path.sep}`)) {
     throw new UnsafePathError(
       directory,

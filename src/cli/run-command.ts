@@ -20,19 +20,16 @@ export function runCommand(io: CliIo): Command {
     .option('--backup', 'also mirror revisions and autosaves (needs credentials)')
     .option('--json', 'print one machine-readable summary on stdout')
     .action(async (flags: RunFlags) => {
-      const [
-        { resolveSettings },
-        { pull },
-        { runBuild },
-        { openStore },
-        { createProgressReporter },
-      ] = await Promise.all([
-        import('../config/settings.js'),
-        import('../sync/index.js'),
-        import('../build/run-build.js'),
-        import('../store/index.js'),
-        import('./progress.js'),
-      ]);
+      const [{ resolveSettings }, { pull }, { openStore }, { createProgressReporter }] =
+        await Promise.all([
+          import('../config/settings.js'),
+          import('../sync/index.js'),
+          import('../store/index.js'),
+          import('./progress.js'),
+        ]);
+      // The build's modules load while the pull waits for the site.
+      const buildModule = import('../build/run-build.js');
+      buildModule.catch(() => undefined);
       const settings = resolveSettings(flags, io.env, io.cwd);
       const progress = createProgressReporter(io.stderr);
       let pulled;
@@ -47,6 +44,7 @@ export function runCommand(io: CliIo): Command {
           c.created + c.updated + c.deleted,
         ]),
       );
+      const { runBuild } = await buildModule;
       const store = openStore(settings.cache);
       try {
         const built = await runBuild(store, settings, {
