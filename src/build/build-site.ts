@@ -9,7 +9,6 @@
  * 4. Write only files whose bytes changed; delete what is no longer produced.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { ConfigError } from '../errors.js';
 import {
@@ -27,7 +26,6 @@ import {
   type ManifestFile,
 } from './build-manifest.js';
 import { digestOf } from './digest.js';
-import { renderJobs } from './eleventy-renderer.js';
 import {
   listOutputFiles,
   mergeResults,
@@ -35,7 +33,7 @@ import {
   type OutputSpec,
   type WriteResult,
 } from './output-writer.js';
-import { buildSearchShard } from './search-index.js';
+import { inProcessWorkers, type BuildWorkers } from './build-workers.js';
 import { SEARCH_DIR, type SearchShard } from './search-plan.js';
 import type { ChangeSet, SiteModel } from './site-model.js';
 import { scanTemplates } from './template-files.js';
@@ -60,6 +58,11 @@ export interface BuildOptions extends Omit<PlanOptions, 'templatesHash'> {
    * @default every file under `outDir`, listed
    */
   filesOnDisk?: ReadonlySet<string>;
+  /**
+   * Where pages render and search bundles are indexed: `startBuildWorkers()` keeps both off
+   * this thread (the caller closes them). @default this thread
+   */
+  workers?: BuildWorkers;
 }
 
 export interface BuildPhases {
@@ -117,6 +120,7 @@ export function canSkipBuild(
 
 export async function buildSite(model: SiteModel, options: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
+  const workers = options.workers ?? inProcessWorkers;
   const templatesDir = options.templatesDir ?? defaultTemplatesDir();
   const checkedModel = withCheckedPublicUrl(model);
   const templates = scanTemplates(templatesDir);
@@ -162,7 +166,7 @@ export async function buildSite(model: SiteModel, options: BuildOptions): Promis
     (shard) => !shardIsCurrent(shard, bundleFiles.get(shard.dir) ?? [], onDisk),
   );
   const searchStarted = performance.now();
-  const searchFiles = buildShards(staleShards, plan.search.lang).then((files) => {
+  const searchFiles = workers.indexShards(staleShards, plan.search.lang).then((files) => {
     phases.search = secondsSince(searchStarted);
     return files;
   });
@@ -176,7 +180,7 @@ export async function buildSite(model: SiteModel, options: BuildOptions): Promis
   let rendered = 0;
 
   if (toRender.length > 0) {
-    const result = await renderJobs({
+    const result = await workers.render({
       templatesDir,
       global: plan.global,
       jobs: toRender.map((planned) => planned.job()),
@@ -365,27 +369,6 @@ function shardIsCurrent(
 ): boolean {
   if (files.length === 0) return false;
   return files.every(([file, entry]) => entry.input === shard.digest && onDisk.has(file));
-}
-
-/**
- * Two bundles at a time: Pagefind's one process indexes two of them in about 0.65 of the time
- * it takes for one after the other on two cores; more at once was slower there (measured in
- * test/bench/RESULTS.md, "run").
- */
-const SEARCH_CONCURRENCY = Math.max(1, Math.min(2, os.availableParallelism()));
-
-async function buildShards(
-  shards: readonly SearchShard[],
-  lang: string,
-): Promise<Map<number, Map<string, Uint8Array>>> {
-  const built = new Map<number, Map<string, Uint8Array>>();
-  const queue = [...shards];
-  const worker = async (): Promise<void> => {
-    for (let shard = queue.shift(); shard; shard = queue.shift())
-      built.set(shard.index, await buildSearchShard(shard, lang));
-  };
-  await Promise.all(Array.from({ length: SEARCH_CONCURRENCY }, worker));
-  return built;
 }
 
 function plannedFiles(plan: SitePlan, assets: readonly string[]): Set<string> {

@@ -23,6 +23,7 @@ import { buildSite, type BuildReport } from './build-site.js';
 import { digestOf } from './digest.js';
 import { isCurrentManifest, MANIFEST_VERSION, type BuildManifest } from './build-manifest.js';
 import { modelFromStore } from './model-from-store.js';
+import { startBuildWorkers, type BuildWorkers } from './build-workers.js';
 import { topLevelIntact } from './output-intact.js';
 import { BUILD_VERSION } from './site-plan.js';
 import { scanTemplates } from './template-files.js';
@@ -75,31 +76,51 @@ export async function runBuild(
   // Taken before anything is read: items written from now on may miss this build.
   const sourcesAt = store.buildState.now();
   const templatesHash = scanTemplates(settings.templates ?? defaultTemplatesDir()).hash;
-  // Every language is transformed before any is built: a page's language switcher and
-  // hreflang alternates need the site paths of its translations in the other languages.
-  const prepared = new Map<string, PreparedLanguage>();
-  for (const lang of languages) prepared.set(lang, prepareLanguage(store, lang, options));
-  for (const lang of languages) {
-    const others = languages
-      .filter((other) => other !== lang)
-      .map((other) => [other, prepared.get(other)?.pathsDigest ?? null]);
-    const result = await buildLanguage(store, settings, {
-      lang,
-      languages,
-      options,
-      prepared: prepared.get(lang) as PreparedLanguage,
-      othersDigest: digestOf(others),
-      sourcesAt,
-      templatesHash,
-    });
-    summary.languages[lang] = result;
-    summary.total.written += result.written;
-    summary.total.unchanged += result.unchanged;
-    summary.total.removed += result.removed;
-    summary.total.pages += result.pages;
-    summary.total.seconds += result.seconds;
+  // Started before the cache is read when some language may have changed: the render worker
+  // loads Eleventy while this thread transforms and plans.
+  let workers: BuildWorkers | undefined;
+  const workersFor = (): BuildWorkers => (workers ??= startBuildWorkers());
+  if (mayRender(languages, options)) workersFor();
+  try {
+    // Every language is transformed before any is built: a page's language switcher and
+    // hreflang alternates need the site paths of its translations in the other languages.
+    const prepared = new Map<string, PreparedLanguage>();
+    for (const lang of languages) prepared.set(lang, prepareLanguage(store, lang, options));
+    for (const lang of languages) {
+      const others = languages
+        .filter((other) => other !== lang)
+        .map((other) => [other, prepared.get(other)?.pathsDigest ?? null]);
+      const result = await buildLanguage(store, settings, {
+        lang,
+        languages,
+        options,
+        prepared: prepared.get(lang) as PreparedLanguage,
+        othersDigest: digestOf(others),
+        sourcesAt,
+        templatesHash,
+        workers: workersFor,
+      });
+      summary.languages[lang] = result;
+      summary.total.written += result.written;
+      summary.total.unchanged += result.unchanged;
+      summary.total.removed += result.removed;
+      summary.total.pages += result.pages;
+      summary.total.seconds += result.seconds;
+    }
+  } finally {
+    await workers?.close();
   }
   return summary;
+}
+
+/** False only when the pull says no language changed (the usual scheduled no-op run). */
+function mayRender(languages: readonly string[], options: RunBuildOptions): boolean {
+  const pulled = options.pulledChanges;
+  return (
+    options.force === true ||
+    pulled === undefined ||
+    languages.some((lang) => (pulled.get(lang) ?? 1) !== 0)
+  );
 }
 
 /** The pipeline's languages, or every language the cache holds when none are given. */
@@ -254,6 +275,8 @@ interface LanguageJob {
   othersDigest: string;
   sourcesAt: string;
   templatesHash: string;
+  /** Started on first use: a language that turns out to be unchanged renders nothing. */
+  workers: () => BuildWorkers;
 }
 
 async function buildLanguage(
@@ -314,6 +337,7 @@ async function buildLanguage(
     ...(previous && !options.force ? { previous } : {}),
     ...(trusted && previous ? { filesOnDisk: new Set(Object.keys(previous.files)) } : {}),
     postsPerPage: settings.build.postsPerPage,
+    workers: job.workers(),
   });
   store.buildState.record(lang, report.manifest, {
     siteDigest,

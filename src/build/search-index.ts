@@ -11,6 +11,12 @@ import type { SearchShard } from './search-plan.js';
 /** Files of a bundle nobody loads: the alternative UIs and the highlighter. */
 const UNUSED_BUNDLE_FILE = /^pagefind-(?:component-ui|modular-ui|highlight)\./;
 
+/** One bundle to build, as a search worker receives it. */
+export interface ShardRequest {
+  shard: SearchShard;
+  lang: string;
+}
+
 /** Pagefind records this many at a time: enough to keep its process busy, bounded memory. */
 const RECORDS_IN_FLIGHT = 256;
 

@@ -2,13 +2,15 @@
  * Build benchmarks on synthetic models (no cache, no network): a full build of N posts per
  * language × 2 languages, a no-op run, and a run after one edited post.
  *   npx tsx test/bench/build.bench.ts [postsPerLanguage=10000] [wordsPerPost=250]
- * Peak RSS is this process's (Pagefind indexes in a child process of its own, not counted).
+ * Pages render and are indexed in worker threads, so peak RSS is this process's with its
+ * workers (Pagefind's own processes are not counted).
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildSite, canSkipBuild, type BuildReport } from '../../src/build/build-site.js';
+import { startBuildWorkers } from '../../src/build/build-workers.js';
 import type { MediaFile, PageEntry, PostEntry, SiteModel } from '../../src/build/site-model.js';
 import { relativeSitePath } from '../../src/transform/site-paths.js';
 
@@ -128,6 +130,8 @@ async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
 
 async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-build-bench-'));
+  // Pages render and are indexed in worker threads, as `cms-mirror build` and `run` do it.
+  const workers = startBuildWorkers();
   try {
     const models = Object.fromEntries(LANGS.map((lang) => [lang, model(lang, POSTS)])) as Record<
       (typeof LANGS)[number],
@@ -139,7 +143,7 @@ async function main(): Promise<void> {
     // One language after the other, as `cms-mirror build` does.
     const [, fullSeconds] = await timed(async () => {
       for (const lang of LANGS)
-        reports.set(lang, await buildSite(models[lang], { outDir: outDir(lang) }));
+        reports.set(lang, await buildSite(models[lang], { outDir: outDir(lang), workers }));
     });
     const pages = [...reports.values()].reduce((sum, report) => sum + report.pages, 0);
     const files = [...reports.values()].reduce((sum, report) => sum + report.written, 0);
@@ -164,7 +168,11 @@ async function main(): Promise<void> {
     );
 
     const [noop, noopSeconds] = await timed(() =>
-      buildSite(models.pl, { outDir: outDir('pl'), previous: reports.get('pl')!.manifest }),
+      buildSite(models.pl, {
+        outDir: outDir('pl'),
+        previous: reports.get('pl')!.manifest,
+        workers,
+      }),
     );
     console.log(
       `no-op without a change set (model digest compared), one language: ${noopSeconds.toFixed(2)} s, ` +
@@ -177,7 +185,7 @@ async function main(): Promise<void> {
     post.html = `${post.html}<p>edited</p>`;
     post.modifiedGmt = '2030-01-01T00:00:00';
     const [edit, editSeconds] = await timed(() =>
-      buildSite(edited, { outDir: outDir('pl'), previous: reports.get('pl')!.manifest }),
+      buildSite(edited, { outDir: outDir('pl'), previous: reports.get('pl')!.manifest, workers }),
     );
     const searchFiles = edit.writtenFiles.filter((file) => file.startsWith('pagefind/')).length;
     console.log(
@@ -189,13 +197,14 @@ async function main(): Promise<void> {
     );
 
     const [plain, plainSeconds] = await timed(() =>
-      buildSite(models.es, { outDir: path.join(dir, 'plain', 'es'), search: false }),
+      buildSite(models.es, { outDir: path.join(dir, 'plain', 'es'), search: false, workers }),
     );
     console.log(
       `full build without search index, one language: ${plainSeconds.toFixed(2)} s, ` +
         `${plain.pages} pages (${Math.round(plain.pages / plainSeconds)} pages/s)`,
     );
   } finally {
+    await workers.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

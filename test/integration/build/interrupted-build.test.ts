@@ -12,19 +12,22 @@ import { pageFileOf, sitePathOfLink, startMirror, type Mirror } from '../../help
 import { walkFiles } from '../../helpers/link-check.js';
 import { getJson, type Json } from '../../helpers/reference.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
-import type * as SearchIndex from '../../../src/build/search-index.js';
+import type * as BuildWorkers from '../../../src/build/build-workers.js';
 
 const faults = vi.hoisted(() => ({ failSearch: false }));
 
-vi.mock('../../../src/build/search-index.js', async (importOriginal) => {
-  const original = await importOriginal<typeof SearchIndex>();
-  return {
-    ...original,
-    buildSearchShard: (...args: Parameters<typeof original.buildSearchShard>) =>
+// The run's search workers are threads a mock cannot reach: this file's runs index on the
+// test's thread instead, where the fault can be switched on.
+vi.mock('../../../src/build/build-workers.js', async (importOriginal) => {
+  const original = await importOriginal<typeof BuildWorkers>();
+  const onThisThread: BuildWorkers.BuildWorkers = {
+    ...original.inProcessWorkers,
+    indexShards: (...args) =>
       faults.failSearch
         ? Promise.reject(new Error('simulated crash while indexing'))
-        : original.buildSearchShard(...args),
+        : original.inProcessWorkers.indexShards(...args),
   };
+  return { ...original, startBuildWorkers: () => onThisThread };
 });
 
 describe('cms-mirror run after an interrupted build', () => {

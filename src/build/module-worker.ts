@@ -1,0 +1,161 @@
+/**
+ * Calls into a worker thread: one request, one answer, errors rebuilt on this side. The build
+ * renders and indexes in workers so that Eleventy's import overlaps the reading of the cache,
+ * and so that each search worker drives a Pagefind process of its own.
+ *
+ * The published package runs compiled JavaScript; the tests run the TypeScript sources, which
+ * Node 20 cannot load in a worker on its own (a worker ignores the parent's loader hooks), so
+ * there the entry is loaded through tsx, a development dependency.
+ */
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parentPort, Worker } from 'node:worker_threads';
+import { CmsMirrorError, InputError } from '../errors.js';
+
+type Request<P> = { id: number; payload: P } | { shutdown: true };
+
+type Reply<R> = { id: number; result: R } | { id: number; error: SerializedError };
+
+interface SerializedError {
+  name: string;
+  message: string;
+  stack?: string | undefined;
+  code?: string | undefined;
+  /** `InputError.file`. */
+  file?: string | undefined;
+}
+
+/** A worker that answers calls; see `serveCalls` for the other side. */
+export interface WorkerCalls<P, R> {
+  call(payload: P): Promise<R>;
+  /** Stops the worker; calls still pending are rejected. */
+  close(): Promise<void>;
+}
+
+export interface WorkerCallsOptions {
+  /**
+   * `close` asks the worker to shut down and waits for it to end (up to a grace period), so
+   * that the worker can stop child processes it started; otherwise `close` stops it at once.
+   * @default false
+   */
+  readonly graceful?: boolean;
+}
+
+/**
+ * Starts a worker on the module `name` (file name without extension) beside this one. An
+ * idle worker does not keep the process alive.
+ */
+export function startWorkerCalls<P, R>(
+  name: string,
+  options: WorkerCallsOptions = {},
+): WorkerCalls<P, R> {
+  const worker = startModuleWorker(name);
+  const pending = new Map<number, { resolve: (result: R) => void; reject: (e: Error) => void }>();
+  let nextId = 0;
+  let failure: Error | undefined;
+  worker.unref();
+
+  const failAll = (error: Error): void => {
+    failure ??= error;
+    for (const entry of pending.values()) entry.reject(error);
+    pending.clear();
+  };
+  worker.on('message', (reply: Reply<R>) => {
+    const entry = pending.get(reply.id);
+    if (!entry) return;
+    pending.delete(reply.id);
+    if (pending.size === 0) worker.unref();
+    if ('error' in reply) entry.reject(deserializeError(reply.error));
+    else entry.resolve(reply.result);
+  });
+  worker.on('error', (error) => failAll(error));
+  worker.on('exit', (code) =>
+    failAll(new CmsMirrorError('E_WORKER', `The ${name} thread stopped (exit code ${code})`)),
+  );
+
+  return {
+    call(payload) {
+      if (failure) return Promise.reject(failure);
+      const id = nextId++;
+      return new Promise<R>((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        if (pending.size === 1) worker.ref();
+        worker.postMessage({ id, payload } satisfies Request<P>);
+      });
+    },
+    async close() {
+      failAll(new CmsMirrorError('E_WORKER', `The ${name} thread was closed`));
+      if (!options.graceful) {
+        await worker.terminate();
+        return;
+      }
+      // Asked first, so that the worker can stop what it started (a child process must be
+      // waited for by the thread that spawned it); stopped by force if it does not end soon.
+      const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+      worker.ref();
+      worker.postMessage({ shutdown: true } satisfies Request<P>);
+      const timer = setTimeout(() => void worker.terminate(), SHUTDOWN_GRACE_MS);
+      await ended;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** How long `close` waits for a worker to end on its own before stopping it. */
+const SHUTDOWN_GRACE_MS = 2000;
+
+/**
+ * The worker's side: answers every call with `handler`. On shutdown `onShutdown` runs, then
+ * the thread ends once nothing of its own is pending.
+ */
+export function serveCalls<P, R>(
+  handler: (payload: P) => Promise<R>,
+  onShutdown: () => Promise<void> = () => Promise.resolve(),
+): void {
+  const port = parentPort;
+  if (!port) throw new Error('serveCalls must run in a worker thread');
+  port.on('message', (request: Request<P>) => {
+    if ('shutdown' in request) {
+      void onShutdown().finally(() => port.close());
+      return;
+    }
+    handler(request.payload).then(
+      (result) => port.postMessage({ id: request.id, result } satisfies Reply<R>),
+      (error: unknown) =>
+        port.postMessage({ id: request.id, error: serializeError(error) } satisfies Reply<R>),
+    );
+  });
+}
+
+function startModuleWorker(name: string): Worker {
+  const compiled = new URL(`./${name}.js`, import.meta.url);
+  if (fs.existsSync(fileURLToPath(compiled))) return new Worker(compiled);
+  const source = new URL(`./${name}.ts`, import.meta.url).href;
+  const boot = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(source)}, ${JSON.stringify(import.meta.url)}))`;
+  return new Worker(boot, { eval: true });
+}
+
+/** Typed errors cross the thread boundary as data and come back as the same class. */
+function serializeError(error: unknown): SerializedError {
+  if (error instanceof InputError) {
+    return { name: error.name, message: error.message, code: error.code, file: error.file };
+  }
+  if (error instanceof CmsMirrorError) {
+    return { name: error.name, message: error.message, code: error.code };
+  }
+  if (error instanceof Error) {
+    return { name: error.name, message: error.message, stack: error.stack };
+  }
+  return { name: 'Error', message: String(error) };
+}
+
+function deserializeError(error: SerializedError): Error {
+  if (error.code === 'E_INPUT' && error.file !== undefined) {
+    return new InputError(error.file, error.message);
+  }
+  if (error.code !== undefined) return new CmsMirrorError(error.code, error.message);
+  const rebuilt = new Error(error.message);
+  rebuilt.name = error.name;
+  if (error.stack !== undefined) rebuilt.stack = error.stack;
+  return rebuilt;
+}

@@ -1,0 +1,12 @@
+/**
+ * Worker thread entry: renders jobs with Eleventy off the main thread. Eleventy's import
+ * (about half a second) starts as soon as the worker does, so it overlaps whatever the main
+ * thread does before the first render.
+ */
+import { renderJobs } from './eleventy-renderer.js';
+import { serveCalls } from './module-worker.js';
+
+// Warm-up only: a failed import surfaces again, with its message, at the first render.
+import('@11ty/eleventy').catch(() => undefined);
+
+serveCalls(renderJobs);

@@ -1,0 +1,39 @@
+/**
+ * Worker thread entry: builds search bundles. Each worker loads its own copy of Pagefind's
+ * Node API, and with it a Pagefind process of its own, so two workers index two bundles on
+ * two cores (one Pagefind process indexes one bundle at a time, whatever it is sent).
+ */
+import childProcess, { type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
+import { serveCalls } from './module-worker.js';
+import type { ShardRequest } from './search-index.js';
+
+// Pagefind spawns its process through this thread's own `child_process` module object. Only
+// this thread's event loop collects that process's exit status, so the thread must see it exit
+// before it ends, or the process lingers as a zombie (many of them in a long `watch`).
+const spawned: ChildProcess[] = [];
+const spawn = childProcess.spawn.bind(childProcess);
+childProcess.spawn = ((...args: Parameters<typeof spawn>) => {
+  const child = spawn(...args);
+  spawned.push(child);
+  return child;
+}) as typeof childProcess.spawn;
+
+const { buildSearchShard } = await import('./search-index.js');
+const { close } = await import('pagefind');
+
+/** Longest wait for Pagefind to exit once told to; it takes milliseconds. */
+const EXIT_WAIT_MS = 2000;
+
+async function stopPagefind(): Promise<void> {
+  const running = spawned.filter((child) => child.exitCode === null && child.signalCode === null);
+  const exited = Promise.all(running.map((child) => once(child, 'exit')));
+  await close();
+  const timeout = new AbortController();
+  await Promise.race([exited, delay(EXIT_WAIT_MS, undefined, { signal: timeout.signal })]);
+  // The thread ends once nothing is pending: the timer must not hold it.
+  timeout.abort();
+}
+
+serveCalls((request: ShardRequest) => buildSearchShard(request.shard, request.lang), stopPagefind);
