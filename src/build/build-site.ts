@@ -15,6 +15,7 @@ import {
   ASSETS_DIR,
   BUILD_VERSION,
   planSite,
+  type PlannedJob,
   type PlanOptions,
   type SitePlan,
 } from './site-plan.js';
@@ -29,10 +30,14 @@ import { digestOf } from './digest.js';
 import {
   listOutputFiles,
   mergeResults,
+  removeCreated,
   writeOutputs,
   type OutputSpec,
+  type WriteOptions,
   type WriteResult,
 } from './output-writer.js';
+import { RENDER_CHUNK, renderInChunks } from './chunked-render.js';
+import type { RenderInput } from './eleventy-renderer.js';
 import { inProcessWorkers, type BuildWorkers } from './build-workers.js';
 import { SEARCH_DIR, type SearchShard } from './search-plan.js';
 import type { ChangeSet, SiteModel } from './site-model.js';
@@ -63,13 +68,15 @@ export interface BuildOptions extends Omit<PlanOptions, 'templatesHash'> {
    * this thread (the caller closes them). @default this thread
    */
   workers?: BuildWorkers;
+  /** Pages per Eleventy run; the pages of one are written while the next renders. @default 1000 */
+  renderChunkSize?: number;
 }
 
 export interface BuildPhases {
   /** Reading the theme and listing the output directory. */
   scan: number;
   plan: number;
-  /** Rendering the changed pages with Eleventy. */
+  /** Rendering the changed pages with Eleventy, writing those new to the disk meanwhile. */
   render: number;
   /** Re-indexing the changed search bundles (in Pagefind's process). */
   search: number;
@@ -177,32 +184,26 @@ export async function buildSite(model: SiteModel, options: BuildOptions): Promis
   const warnings = [...plan.warnings];
   const outputs: OutputSpec[] = [];
   const extrasInput = digestOf('extras', plan.siteDigest);
-  let rendered = 0;
+  const rendering = await renderPages(
+    workers,
+    { templatesDir, global: plan.global, outDir: options.outDir },
+    toRender,
+    { before, onDisk, chunkSize: options.renderChunkSize ?? RENDER_CHUNK },
+  );
+  warnings.push(...rendering.warnings);
+  outputs.push(...rendering.replacing);
+  const renderedFiles = new Set(toRender.map((planned) => planned.file));
+  for (const planned of plan.jobs) {
+    if (!renderedFiles.has(planned.file))
+      outputs.push({ file: planned.file, input: planned.digest });
+  }
 
-  if (toRender.length > 0) {
-    const result = await workers.render({
-      templatesDir,
-      global: plan.global,
-      jobs: toRender.map((planned) => planned.job()),
-      outDir: options.outDir,
-    });
-    rendered = result.pages.length;
-    warnings.push(...result.warnings);
-    const renderedByFile = new Map(
-      toRender.map((planned, index) => [planned.file, result.pages[index]]),
-    );
-    for (const planned of plan.jobs) {
-      outputs.push({
-        file: planned.file,
-        input: planned.digest,
-        content: renderedByFile.get(planned.file),
-      });
-    }
+  if (rendering.extras) {
     const planned = plannedFiles(
       plan,
       templates.assets.map((asset) => asset.file),
     );
-    for (const [file, content] of result.extras) {
+    for (const [file, content] of rendering.extras) {
       if (
         planned.has(file) ||
         file.startsWith(`${ASSETS_DIR}/`) ||
@@ -214,7 +215,6 @@ export async function buildSite(model: SiteModel, options: BuildOptions): Promis
       outputs.push({ file, input: extrasInput, content });
     }
   } else {
-    for (const planned of plan.jobs) outputs.push({ file: planned.file, input: planned.digest });
     // Theme pages of their own are only rendered with the jobs; keep them while nothing changed.
     for (const [file, entry] of before) {
       if (entry.input === extrasInput && onDisk.has(file))
@@ -242,7 +242,10 @@ export async function buildSite(model: SiteModel, options: BuildOptions): Promis
   phases.render = secondsSince(mark);
   mark = performance.now();
   // Pages are written while Pagefind may still be indexing; its bundles go last.
-  const pagesWritten = await writeYielding(options.outDir, outputs, before, onDisk);
+  const pagesWritten = mergeResults(
+    rendering.created,
+    await writeYielding(options.outDir, outputs, before, onDisk, rendering.created.files),
+  );
   const rebuilt = await searchFiles;
   const searchOutputs: OutputSpec[] = [];
   for (const shard of plan.search.shards) {
@@ -274,7 +277,7 @@ export async function buildSite(model: SiteModel, options: BuildOptions): Promis
     unchanged: written.unchanged,
     removed: written.removed,
     pages: countPages(manifest),
-    rendered,
+    rendered: rendering.rendered,
     seconds: secondsSince(started),
     phases,
     skipped: false,
@@ -325,8 +328,10 @@ async function writeYielding(
   outputs: readonly OutputSpec[],
   before: ReadonlyMap<string, ManifestFile>,
   onDisk: ReadonlySet<string>,
+  alreadyWritten: ReadonlyMap<string, ManifestFile> = new Map(),
+  options: Pick<WriteOptions, 'createOnly'> = {},
 ): Promise<WriteResult> {
-  const files = new Set<string>();
+  const files = new Set<string>(alreadyWritten.keys());
   for (const output of outputs) {
     if (files.has(output.file))
       throw new Error(`Internal error: ${output.file} is produced twice.`);
@@ -337,11 +342,80 @@ async function writeYielding(
     if (start > 0) await new Promise((resolve) => setImmediate(resolve));
     results.push(
       writeOutputs(root, outputs.slice(start, start + WRITE_CHUNK), before, onDisk, {
+        ...options,
         removeStale: false,
       }),
     );
   }
   return mergeResults(...results);
+}
+
+interface RenderedPages {
+  /** Pages new to the disk, written as their chunk came back. */
+  created: WriteResult;
+  /** Pages that replace a file on disk: written once every page has rendered. */
+  replacing: OutputSpec[];
+  /** The theme's own pages; undefined when nothing was rendered. */
+  extras: Map<string, string> | undefined;
+  warnings: string[];
+  rendered: number;
+}
+
+/**
+ * Renders the changed pages chunk by chunk and writes those new to the disk while the next
+ * chunk renders. A page that replaces a file waits until every page has rendered, and the
+ * pages created here are removed again when rendering fails, so that a theme failing on some
+ * page (exit 2) leaves the output as it was.
+ */
+async function renderPages(
+  workers: BuildWorkers,
+  base: Omit<RenderInput, 'jobs'>,
+  toRender: readonly PlannedJob[],
+  disk: {
+    before: ReadonlyMap<string, ManifestFile>;
+    onDisk: ReadonlySet<string>;
+    chunkSize: number;
+  },
+): Promise<RenderedPages> {
+  const { before, onDisk } = disk;
+  const created: WriteResult[] = [];
+  const replacing: OutputSpec[] = [];
+  const warnings: string[] = [];
+  let extras: Map<string, string> | undefined;
+  let rendered = 0;
+  try {
+    for await (const { jobs, result } of renderInChunks(
+      workers.render,
+      base,
+      toRender,
+      disk.chunkSize,
+    )) {
+      // Every chunk renders the theme's own pages alike; the first chunk's are kept.
+      if (extras === undefined) {
+        extras = result.extras;
+        warnings.push(...result.warnings);
+      }
+      const fresh: OutputSpec[] = [];
+      jobs.forEach((planned, index) => {
+        const output = { file: planned.file, input: planned.digest, content: result.pages[index] };
+        (onDisk.has(planned.file) ? replacing : fresh).push(output);
+      });
+      rendered += jobs.length;
+      const written = await writeYielding(base.outDir, fresh, before, onDisk, undefined, {
+        createOnly: true,
+      });
+      created.push(written);
+      // A file that turned out to exist after all is replaced with the others.
+      replacing.push(...written.deferred);
+    }
+  } catch (error) {
+    removeCreated(
+      base.outDir,
+      created.flatMap((result) => result.writtenFiles),
+    );
+    throw error;
+  }
+  return { created: mergeResults(...created), replacing, extras, warnings, rendered };
 }
 
 /** The previous build's search files by bundle directory (`pagefind/s0`). */

@@ -8,6 +8,7 @@
 import os from 'node:os';
 import { renderJobs, type RenderInput, type RenderResult } from './eleventy-renderer.js';
 import { startWorkerCalls, type WorkerCalls } from './module-worker.js';
+import { oneAtATime } from './one-at-a-time.js';
 import { buildSearchShard, type ShardRequest } from './search-index.js';
 import type { SearchShard } from './search-plan.js';
 
@@ -29,7 +30,7 @@ const BUNDLES_PER_PROCESS = 2;
 
 /** Everything on this thread, one Pagefind process (Eleventy stays loaded in the process). */
 export const inProcessWorkers: BuildWorkers = {
-  render: renderJobs,
+  render: oneAtATime(renderJobs),
   indexShards: (shards, lang) =>
     drain(
       shards,

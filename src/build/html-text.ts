@@ -27,7 +27,9 @@ export function htmlToText(html: string): string {
  * with `…` appended when anything was cut. Never splits a surrogate pair.
  */
 export function truncateText(text: string, maxChars: number): string {
-  const chars = Array.from(text);
+  // A character is one or two UTF-16 units: only a prefix of a long text needs splitting.
+  if (text.length <= maxChars) return text;
+  const chars = Array.from(text.slice(0, 2 * maxChars + 1));
   if (chars.length <= maxChars) return text;
   let cut = chars.slice(0, maxChars).join('');
   const space = cut.lastIndexOf(' ');

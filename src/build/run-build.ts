@@ -19,7 +19,7 @@ import { storedHtmlFacts } from '../transform/html-facts.js';
 import { itemKey } from '../transform/item-site-paths.js';
 import { runTransform } from '../transform/transform-runner.js';
 import { TRANSFORM_VERSION } from '../transform/version.js';
-import { buildSite, type BuildReport } from './build-site.js';
+import { buildSite, type BuildPhases, type BuildReport } from './build-site.js';
 import { digestOf } from './digest.js';
 import { isCurrentManifest, MANIFEST_VERSION, type BuildManifest } from './build-manifest.js';
 import { modelFromStore } from './model-from-store.js';
@@ -53,9 +53,19 @@ export interface LanguageBuild {
   transformed: number;
   skipped: boolean;
   seconds: number;
+  /**
+   * Where the language's time went, in seconds: reading and transforming its items, making
+   * its model, then the build's own phases (search overlaps render and write).
+   */
+  phases: LanguagePhases;
   warnings: string[];
   /** Absolute path of the language's home page. */
   index: string;
+}
+
+export interface LanguagePhases extends BuildPhases {
+  transform: number;
+  model: number;
 }
 
 export interface BuildSummary {
@@ -304,7 +314,7 @@ async function buildLanguage(
     topLevelIntact(outDir, store.buildState.topLevelNames(lang))
   ) {
     options.onLine?.(`${lang}: nothing changed since the last build, skipped`);
-    return languageResult(undefined, 0, outDir, started, []);
+    return languageResult(undefined, prepared, 0, outDir, started, []);
   }
 
   let previous = prepared.previous;
@@ -320,6 +330,7 @@ async function buildLanguage(
     options.pulledChanges !== undefined &&
     state?.writingSince === null &&
     topLevelIntact(outDir, store.buildState.topLevelNames(lang));
+  const modelStarted = performance.now();
   const { model, warnings } = modelFromStore(store, {
     lang,
     languages: languages.map((code) => ({ lang: code })),
@@ -329,6 +340,7 @@ async function buildLanguage(
       : {}),
     ...(prepared.published ? { published: prepared.published } : {}),
   });
+  const modelSeconds = (performance.now() - modelStarted) / 1000;
   const templatesDir = settings.templates;
   store.buildState.markWriting(lang);
   const report = await buildSite(model, {
@@ -350,7 +362,7 @@ async function buildLanguage(
       ? `${lang}: nothing changed since the last build, skipped`
       : `${lang}: ${report.written} written, ${report.unchanged} unchanged, ${report.removed} removed (${report.pages} pages)`,
   );
-  return languageResult(report, prepared.transformed, outDir, started, [
+  return languageResult(report, prepared, modelSeconds, outDir, started, [
     ...warnings,
     ...report.warnings,
   ]);
@@ -366,7 +378,8 @@ function publicUrlFor(publicUrl: string, lang: string): string {
 
 function languageResult(
   report: BuildReport | undefined,
-  transformed: number,
+  prepared: PreparedLanguage,
+  modelSeconds: number,
   outDir: string,
   started: number,
   warnings: string[],
@@ -376,10 +389,19 @@ function languageResult(
     unchanged: report?.unchanged ?? 0,
     removed: report?.removed ?? 0,
     pages: report?.pages ?? 0,
-    transformed,
+    transformed: prepared.transformed,
     skipped: report === undefined || report.skipped,
     seconds: (performance.now() - started) / 1000,
+    phases: {
+      transform: round(prepared.seconds),
+      model: round(modelSeconds),
+      ...(report?.phases ?? { scan: 0, plan: 0, render: 0, search: 0, write: 0 }),
+    },
     warnings,
     index: path.join(outDir, 'index.html'),
   };
+}
+
+function round(seconds: number): number {
+  return Math.round(seconds * 1000) / 1000;
 }

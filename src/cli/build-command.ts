@@ -48,6 +48,7 @@ export function buildJson(summary: BuildSummary): Record<string, unknown> {
       pages: result.pages,
       skipped: result.skipped,
       seconds: round(result.seconds),
+      phases: result.phases,
     };
   }
   return { languages, total: { ...summary.total, seconds: round(summary.total.seconds) } };

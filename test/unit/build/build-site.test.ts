@@ -4,10 +4,12 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildSite, canSkipBuild, type BuildReport } from '../../../src/build/build-site.js';
+import { inProcessWorkers, type BuildWorkers } from '../../../src/build/build-workers.js';
+import { InputError } from '../../../src/errors.js';
 import type { SiteModel } from '../../../src/build/site-model.js';
 import { checkLinks, documentUrls, walkFiles } from '../../helpers/link-check.js';
 import { findAll, parseXml, textOf } from '../../helpers/xml-parse.js';
-import { fixtureModel, makePost, SECRET_MARKER } from './fixture-model.js';
+import { fixtureModel, makePost, postPath, SECRET_MARKER } from './fixture-model.js';
 
 let tmp: string;
 let outputDir: string;
@@ -446,5 +448,100 @@ describe('buildSite: themes', () => {
     expect(second.rendered).toBe(0);
     expect(fs.existsSync(path.join(outDir, 'colophon/index.html'))).toBe(true);
     expect(second.removedFiles).toEqual([]);
+  });
+});
+
+describe('buildSite: rendering in chunks', () => {
+  /** Every file under `root` with its bytes. */
+  function snapshot(root: string): Map<string, Buffer> {
+    return new Map(walkFiles(root).map((file) => [file, fs.readFileSync(path.join(root, file))]));
+  }
+
+  function themeWithPageOfItsOwn(): string {
+    const templatesDir = path.join(tmp, 'theme');
+    fs.cpSync(path.resolve('templates'), templatesDir, { recursive: true });
+    fs.writeFileSync(
+      path.join(templatesDir, 'colophon.njk'),
+      '---\npermalink: /colophon/\n---\n<p>Made by {{ cms.site.name }}</p>\n',
+    );
+    return templatesDir;
+  }
+
+  it('writes the same bytes as one Eleventy run, a theme page of its own included', async () => {
+    const templatesDir = themeWithPageOfItsOwn();
+    const whole = path.join(tmp, 'whole');
+    const chunked = path.join(tmp, 'chunked');
+    const one = await buildSite(fixtureModel({ posts: 25 }), { outDir: whole, templatesDir });
+    const many = await buildSite(fixtureModel({ posts: 25 }), {
+      outDir: chunked,
+      templatesDir,
+      renderChunkSize: 3,
+    });
+    expect(many.rendered).toBe(one.rendered);
+    expect(many.warnings).toEqual(one.warnings);
+    expect(snapshot(chunked)).toEqual(snapshot(whole));
+    expect(fs.readFileSync(path.join(chunked, 'colophon/index.html'), 'utf8')).toContain('Made by');
+    expect(many.manifest).toEqual(one.manifest);
+  });
+
+  it('leaves the output as it was when a later chunk fails: new pages removed, none replaced', async () => {
+    const first = await build(fixtureModel({ posts: 25 }), { renderChunkSize: 4 });
+    const before = snapshot(outDir);
+    // Five new posts, newer than all others (rendered right after the listings), and an
+    // edit of the oldest post (a page that replaces its file).
+    const changed = (): ReturnType<typeof fixtureModel> => {
+      const model = fixtureModel({ posts: 25 });
+      for (let index = 25; index < 30; index++) {
+        model.posts.push(
+          makePost(index, {
+            dateGmt: `2030-01-0${index - 24}T10:00:00`,
+            sitePath: postPath(index),
+          }),
+        );
+      }
+      const oldest = model.posts.find((post) => post.id === 100)!;
+      oldest.title = 'Renamed oldest post';
+      return model;
+    };
+
+    // A rehearsal on a copy counts the chunks, so that the real build fails on the last one.
+    const rehearsal = path.join(tmp, 'rehearsal');
+    fs.cpSync(outDir, rehearsal, { recursive: true });
+    let chunks = 0;
+    const counting: BuildWorkers = {
+      ...inProcessWorkers,
+      render: (input) => {
+        chunks++;
+        return inProcessWorkers.render(input);
+      },
+    };
+    await buildSite(changed(), {
+      outDir: rehearsal,
+      search: false,
+      previous: first.manifest,
+      renderChunkSize: 2,
+      workers: counting,
+    });
+    expect(chunks).toBeGreaterThan(3);
+
+    let calls = 0;
+    let createdBeforeFailure: string[] = [];
+    const failingLast: BuildWorkers = {
+      ...inProcessWorkers,
+      render: async (input) => {
+        if (++calls < chunks) return inProcessWorkers.render(input);
+        // Let the chunks before this one come back and be written first.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        createdBeforeFailure = walkFiles(outDir).filter((file) => !before.has(file));
+        throw new InputError('theme', 'The templates in theme failed to render: boom');
+      },
+    };
+    await expect(
+      build(changed(), { previous: first.manifest, renderChunkSize: 2, workers: failingLast }),
+    ).rejects.toMatchObject({ code: 'E_INPUT' });
+    // The new posts' pages were on disk while later chunks rendered...
+    expect(createdBeforeFailure).toContain(`${postPath(25).slice(1)}index.html`);
+    // ...and the failure took them away again; nothing was replaced.
+    expect(snapshot(outDir)).toEqual(before);
   });
 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ManifestFile } from '../../../src/build/build-manifest.js';
 import { sha256 } from '../../../src/build/digest.js';
-import { listOutputFiles, writeOutputs } from '../../../src/build/output-writer.js';
+import { listOutputFiles, removeCreated, writeOutputs } from '../../../src/build/output-writer.js';
 
 let tmp: string;
 let root: string;
@@ -94,6 +94,22 @@ describe('writeOutputs', () => {
     expect(fs.readdirSync(outside)).toEqual([]);
   });
 
+  it('makes no directory through a link either, however deep the path below it', () => {
+    const outside = path.join(tmp, 'outside');
+    fs.mkdirSync(outside);
+    fs.mkdirSync(path.join(root, 'ok'), { recursive: true });
+    fs.symlinkSync(outside, path.join(root, 'ok', 'linked'));
+    expect(() =>
+      writeOutputs(
+        root,
+        [{ file: 'ok/linked/new/deeper/evil.html', input: 'i', content: 'E' }],
+        new Map(),
+        new Set(),
+      ),
+    ).toThrow(expect.objectContaining({ code: 'E_UNSAFE_PATH' }));
+    expect(fs.readdirSync(outside)).toEqual([]);
+  });
+
   it('replaces a file that is a symbolic link instead of writing through it', () => {
     const victim = path.join(tmp, 'victim.txt');
     fs.writeFileSync(victim, 'keep me');
@@ -102,6 +118,39 @@ describe('writeOutputs', () => {
     writeOutputs(root, [{ file: 'page.html', input: 'i', content: 'new' }], new Map(), new Set());
     expect(fs.readFileSync(victim, 'utf8')).toBe('keep me');
     expect(fs.lstatSync(path.join(root, 'page.html')).isSymbolicLink()).toBe(false);
+  });
+
+  it('never creates a file through a dangling symbolic link', () => {
+    const target = path.join(tmp, 'created-through-link.txt');
+    fs.mkdirSync(root);
+    fs.symlinkSync(target, path.join(root, 'page.html'));
+    writeOutputs(root, [{ file: 'page.html', input: 'i', content: 'new' }], new Map(), new Set());
+    expect(fs.existsSync(target)).toBe(false);
+    expect(fs.readFileSync(path.join(root, 'page.html'), 'utf8')).toBe('new');
+  });
+
+  it('with createOnly, creates missing files only and hands back the others', () => {
+    fs.mkdirSync(path.join(root, 'old'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'old/index.html'), 'old');
+    const result = writeOutputs(
+      root,
+      [
+        { file: 'old/index.html', input: '1', content: 'replaced' },
+        { file: 'new/deep/index.html', input: '2', content: 'new' },
+      ],
+      new Map(),
+      new Set(),
+      { createOnly: true, removeStale: false },
+    );
+    expect(result.writtenFiles).toEqual(['new/deep/index.html']);
+    expect(result.deferred.map((output) => output.file)).toEqual(['old/index.html']);
+    expect([...result.files.keys()]).toEqual(['new/deep/index.html']);
+    expect(fs.readFileSync(path.join(root, 'old/index.html'), 'utf8')).toBe('old');
+
+    // What a failed build created goes again, with the directories it made.
+    removeCreated(root, result.writtenFiles);
+    expect(listOutputFiles(root)).toEqual(new Set(['old/index.html']));
+    expect(fs.existsSync(path.join(root, 'new'))).toBe(false);
   });
 
   it('never deletes outside the root, whatever a tampered manifest lists', () => {

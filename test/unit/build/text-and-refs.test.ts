@@ -18,6 +18,31 @@ describe('htmlToText', () => {
     expect(truncateText('short', 12)).toBe('short');
     expect(truncateText('😀'.repeat(10), 3)).toBe('😀😀😀…');
   });
+
+  it('truncates like splitting the whole text into characters would, whatever the mix', () => {
+    // The reference: every character of the text, then the same cut.
+    const whole = (text: string, max: number): string => {
+      const chars = Array.from(text);
+      if (chars.length <= max) return text;
+      let cut = chars.slice(0, max).join('');
+      const space = cut.lastIndexOf(' ');
+      if (space > max * 0.8) cut = cut.slice(0, space);
+      return `${cut.replace(/[\s,.;:–—-]+$/u, '')}…`;
+    };
+    const alphabet = ['a', 'ż', ' ', '😀', '𝄞', '.', 'я'];
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let round = 0; round < 2000; round++) {
+      const max = 1 + next(40);
+      const text = Array.from({ length: next(120) }, () => alphabet[next(alphabet.length)]).join(
+        '',
+      );
+      expect(truncateText(text, max), JSON.stringify([text, max])).toBe(whole(text, max));
+    }
+  });
 });
 
 describe('localReferences', () => {
