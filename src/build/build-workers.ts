@@ -69,6 +69,47 @@ export function startBuildWorkers(): BuildWorkers {
   };
 }
 
+/** Workers shared by the builds of one session; see `keptBuildWorkers`. */
+export interface KeptBuildWorkers {
+  /** The session's workers for one more build; closing what it gets does not stop them. */
+  take(): BuildWorkers;
+  /** Starts the workers now, so that the first build does not wait for them. */
+  warm(): void;
+  /** Stops the workers (at the end of the session). */
+  close(): Promise<void>;
+}
+
+/**
+ * Workers kept across the builds of a session (`watch`), so that a saved edit renders without
+ * waiting for Eleventy's import and Pagefind's start again. Started on first use, and replaced
+ * by fresh ones every `buildsPerSet` builds, so that whatever Eleventy keeps between runs of
+ * one process cannot grow for the whole session. Builds take them one after the other.
+ */
+export function keptBuildWorkers(buildsPerSet = 50): KeptBuildWorkers {
+  let current: { workers: BuildWorkers; builds: number } | undefined;
+  const retired: Promise<void>[] = [];
+  return {
+    warm() {
+      current ??= { workers: startBuildWorkers(), builds: 0 };
+    },
+    take() {
+      if (current && current.builds >= buildsPerSet) {
+        retired.push(current.workers.close());
+        current = undefined;
+      }
+      current ??= { workers: startBuildWorkers(), builds: 0 };
+      current.builds++;
+      const { workers } = current;
+      return { ...workers, close: () => Promise.resolve() };
+    },
+    async close() {
+      const last = current?.workers.close();
+      current = undefined;
+      await Promise.all([...retired, last]);
+    },
+  };
+}
+
 type Lane = (shard: SearchShard) => Promise<Map<string, Uint8Array>>;
 
 /** Each lane takes the next bundle as soon as it is done with one. */

@@ -43,6 +43,12 @@ export interface RunBuildOptions {
   readonly force?: boolean;
   /** One line per step, for the terminal. */
   readonly onLine?: (line: string) => void;
+  /**
+   * Where pages render and are indexed when something changed: a session's kept workers
+   * (`keptBuildWorkers().take`), called at most once and not closed by the build.
+   * @default workers started for this build and closed at its end
+   */
+  readonly workers?: () => BuildWorkers;
 }
 
 export interface LanguageBuild {
@@ -89,7 +95,7 @@ export async function runBuild(
   // Started before the cache is read when some language may have changed: the render worker
   // loads Eleventy while this thread transforms and plans.
   let workers: BuildWorkers | undefined;
-  const workersFor = (): BuildWorkers => (workers ??= startBuildWorkers());
+  const workersFor = (): BuildWorkers => (workers ??= (options.workers ?? startBuildWorkers)());
   if (mayRender(languages, options)) workersFor();
   try {
     // Every language is transformed before any is built: a page's language switcher and

@@ -1,3 +1,4 @@
+import type { BuildWorkers } from '../build/build-workers.js';
 import { runBuild } from '../build/run-build.js';
 import type { Settings } from '../config/settings.js';
 import { openStore } from '../store/index.js';
@@ -49,8 +50,12 @@ export function pullHook(settings: Settings): PullHook {
   };
 }
 
-/** An incremental build of the output (`runBuild` of src/build), one line per language. */
-export function rebuildHook(settings: Settings): RebuildHook {
+/**
+ * An incremental build of the output (`runBuild` of src/build), one line per language.
+ * `workers` gives the session's kept workers (see `keptBuildWorkers`); without it each build
+ * starts and stops its own.
+ */
+export function rebuildHook(settings: Settings, workers?: () => BuildWorkers): RebuildHook {
   return async (request, onLine) => {
     const store = openStore(settings.cache);
     try {
@@ -67,6 +72,7 @@ export function rebuildHook(settings: Settings): RebuildHook {
             );
       const summary = await runBuild(store, settings, {
         ...(pulledChanges !== undefined ? { pulledChanges } : {}),
+        ...(workers ? { workers } : {}),
       });
       for (const [lang, result] of Object.entries(summary.languages)) {
         for (const warning of result.warnings) onLine(`build warning: ${lang}: ${warning}`);

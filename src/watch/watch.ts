@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { watch as chokidarWatch, type FSWatcher } from 'chokidar';
+import { keptBuildWorkers } from '../build/build-workers.js';
 import { defaultTemplatesDir } from '../build/templates-dir.js';
 import type { Settings } from '../config/settings.js';
 import { CmsMirrorError, InputError } from '../errors.js';
@@ -56,8 +57,11 @@ export async function watchCheckouts(options: WatchOptions): Promise<void> {
       `${dir} does not exist: run "cms-mirror checkout" first (or give --dir)`,
     );
   }
+  // The watch's own rebuilds keep their render and search workers for the whole session: a
+  // save then renders without waiting for Eleventy's import again.
+  const kept = options.rebuild === undefined ? keptBuildWorkers() : undefined;
   const rebuild =
-    options.rebuild === false ? undefined : (options.rebuild ?? rebuildHook(settings));
+    options.rebuild === false ? undefined : (options.rebuild ?? rebuildHook(settings, kept?.take));
   const templatesOption =
     options.templatesDir ?? (rebuild ? (settings.templates ?? defaultTemplatesDir()) : false);
   const templates = templatesOption === false ? undefined : path.resolve(templatesOption);
@@ -201,6 +205,7 @@ export async function watchCheckouts(options: WatchOptions): Promise<void> {
     .on('change', onEvent('change'))
     .on('unlink', onEvent('remove'));
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  kept?.warm();
   options.onReady?.();
   onLine(
     `watching ${dir}${templates ? ` and ${templates}` : ''}${options.push ? ' (pushing saved edits)' : ''}` +
@@ -227,6 +232,7 @@ export async function watchCheckouts(options: WatchOptions): Promise<void> {
   await watcher.close();
   // Let the running action finish (actions not started yet are dropped: files stay saved).
   await chain;
+  await kept?.close();
   if (queue.pending)
     onLine('stopped with saved files not yet recorded: `cms-mirror push` picks them up');
 }

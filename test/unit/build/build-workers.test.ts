@@ -10,7 +10,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildSite } from '../../../src/build/build-site.js';
-import { startBuildWorkers, type BuildWorkers } from '../../../src/build/build-workers.js';
+import {
+  keptBuildWorkers,
+  startBuildWorkers,
+  type BuildWorkers,
+} from '../../../src/build/build-workers.js';
 import { InputError } from '../../../src/errors.js';
 import { walkFiles } from '../../helpers/link-check.js';
 import { fixtureModel } from './fixture-model.js';
@@ -85,6 +89,28 @@ describe('build workers', () => {
       });
       await started.close();
     }
+    expect(pagefindChildren()).toEqual(before);
+  });
+
+  it('kept for a session: builds share them, a fresh set every few builds, none left once closed', async () => {
+    const before = pagefindChildren();
+    const kept = keptBuildWorkers(2);
+    const taken: BuildWorkers[] = [];
+    for (let round = 0; round < 3; round++) {
+      const lent = kept.take();
+      taken.push(lent);
+      await buildSite(fixtureModel({ posts: 20 }), {
+        outDir: path.join(tmp, `out-${round}`),
+        searchDocsPerShard: 10,
+        workers: lent,
+      });
+      // A build closes what it was given; a kept set stays up for the next build.
+      await lent.close();
+    }
+    expect(taken[1]?.render).toBe(taken[0]?.render);
+    expect(taken[2]?.render).not.toBe(taken[0]?.render);
+    expect(walkFiles(path.join(tmp, 'out-2'))).toEqual(walkFiles(path.join(tmp, 'out-0')));
+    await kept.close();
     expect(pagefindChildren()).toEqual(before);
   });
 });
