@@ -14,7 +14,8 @@ import { ConfigError } from '../errors.js';
 import {
   ASSETS_DIR,
   BUILD_VERSION,
-  planSite,
+  placeSite,
+  planPlaced,
   type PlannedJob,
   type PlanOptions,
   type SitePlan,
@@ -150,35 +151,38 @@ export async function buildSite(model: SiteModel, options: BuildOptions): Promis
     write: 0,
   };
   let mark = performance.now();
-  const plan = planSite(checkedModel, {
+  const placed = placeSite(checkedModel, {
     postsPerPage: options.postsPerPage,
     feedSize: options.feedSize,
     searchDocsPerShard: options.searchDocsPerShard,
     search: options.search,
     templatesHash: templates.hash,
   });
-  if (sameTheme && !changed && previous.modelDigest === plan.modelDigest) {
-    return { ...skippedReport(previous, started), warnings: plan.warnings };
-  }
-
   const before = manifestFiles(previous);
   const isCurrent = (file: string, input: string): boolean =>
     before.get(file)?.input === input && onDisk.has(file);
 
-  // Pagefind indexes in its own process while Eleventy renders here.
-  phases.plan = secondsSince(mark);
-  mark = performance.now();
+  // Pagefind indexes in its own process while the rest is planned, rendered and written.
   const bundleFiles = filesByBundle(before);
-  const staleShards = plan.search.shards.filter(
+  const staleShards = placed.search.shards.filter(
     (shard) => !shardIsCurrent(shard, bundleFiles.get(shard.dir) ?? [], onDisk),
   );
   const searchStarted = performance.now();
-  const searchFiles = workers.indexShards(staleShards, plan.search.lang).then((files) => {
+  const searchFiles = workers.indexShards(staleShards, placed.search.lang).then((files) => {
     phases.search = secondsSince(searchStarted);
     return files;
   });
-  // Keep a rejection from going unhandled while rendering is awaited.
+  // Keep a rejection from going unhandled while the rest is awaited.
   searchFiles.catch(() => undefined);
+
+  const plan = planPlaced(placed);
+  if (sameTheme && !changed && previous.modelDigest === plan.modelDigest) {
+    // Same digests, files intact: no bundle was stale, nothing is being indexed.
+    await searchFiles;
+    return { ...skippedReport(previous, started), warnings: plan.warnings };
+  }
+  phases.plan = secondsSince(mark);
+  mark = performance.now();
 
   const toRender = plan.jobs.filter((job) => !isCurrent(job.file, job.digest));
   const warnings = [...plan.warnings];

@@ -96,7 +96,8 @@ export async function runBuild(
   // loads Eleventy while this thread transforms and plans.
   let workers: BuildWorkers | undefined;
   const workersFor = (): BuildWorkers => (workers ??= (options.workers ?? startBuildWorkers)());
-  if (mayRender(languages, options)) workersFor();
+  if (mayRender(languages, options))
+    workersFor().warmUp(settings.templates ?? defaultTemplatesDir());
   try {
     // Every language is transformed before any is built: a page's language switcher and
     // hreflang alternates need the site paths of its translations in the other languages.

@@ -91,13 +91,28 @@ export interface SitePlan {
   warnings: string[];
 }
 
+/**
+ * The first half of a plan: where every public entry and media file goes, and the search
+ * bundles. A build starts indexing them while it plans the rest (`planPlaced`).
+ */
+export interface PlacedSite {
+  readonly search: SearchPlan;
+  /** Entries left out so far, and why. */
+  readonly warnings: readonly string[];
+  readonly model: SiteModel;
+  readonly options: PlanOptions;
+  readonly posts: Placed<PostEntry>[];
+  readonly pages: Placed<PageEntry>[];
+  readonly media: ReturnType<typeof placeMedia>;
+}
+
 export function planSite(model: SiteModel, options: PlanOptions = {}): SitePlan {
+  return planPlaced(placeSite(model, options));
+}
+
+export function placeSite(model: SiteModel, options: PlanOptions = {}): PlacedSite {
   const postsPerPage = positiveInteger(options.postsPerPage, 10);
-  const feedSize = positiveInteger(options.feedSize, 20);
   const warnings: string[] = [];
-  const publicUrl = model.site.publicUrl;
-  const homePathname = new URL(publicUrl).pathname;
-  const dateFormat = dateFormatter(model.locale);
   const claims = new PathClaims();
   claims.reserveDirectory(ASSETS_DIR);
   claims.reserveDirectory(SEARCH_DIR);
@@ -124,6 +139,40 @@ export function planSite(model: SiteModel, options: PlanOptions = {}): SitePlan 
   const media = placeMedia(model, [...pages, ...posts], claims, warnings);
   const placedPages = claimAll(pages, claims, 'page', warnings);
   const placedPosts = claimAll(posts, claims, 'post', warnings);
+
+  // The HTML is read only if the document's bundle is indexed again.
+  const searchDoc = (kind: string, placed: Placed<Entry>): SearchDoc => ({
+    key: `${kind}:${placed.entry.id}`,
+    url: placed.sitePath,
+    title: placed.entry.title,
+    get html() {
+      return placed.entry.html;
+    },
+    digest: placed.digest,
+  });
+  const search = planSearch(
+    options.search === false
+      ? []
+      : [
+          ...placedPosts.map((post) => searchDoc('post', post)),
+          ...placedPages.map((page) => searchDoc('page', page)),
+        ],
+    { lang: model.lang, docsPerShard: options.searchDocsPerShard },
+  );
+  return { search, warnings, model, options, posts: placedPosts, pages: placedPages, media };
+}
+
+/** The rest of the plan: every page to render and every file to write. */
+export function planPlaced(placed: PlacedSite): SitePlan {
+  const { model, options, search, media } = placed;
+  const placedPosts = placed.posts;
+  const placedPages = placed.pages;
+  const warnings = [...placed.warnings];
+  const postsPerPage = positiveInteger(options.postsPerPage, 10);
+  const feedSize = positiveInteger(options.feedSize, 20);
+  const publicUrl = model.site.publicUrl;
+  const homePathname = new URL(publicUrl).pathname;
+  const dateFormat = dateFormatter(model.locale);
 
   const global: Omit<CmsGlobalData, 'jobs'> = {
     lang: model.lang,
@@ -213,25 +262,6 @@ export function planSite(model: SiteModel, options: PlanOptions = {}): SitePlan 
   }
   addJob('notFound', '/404.html', [homePathname], () => notFoundJob(context, homePathname));
 
-  // The HTML is read only if the document's bundle is indexed again.
-  const searchDoc = (kind: string, placed: Placed<Entry>): SearchDoc => ({
-    key: `${kind}:${placed.entry.id}`,
-    url: placed.sitePath,
-    title: placed.entry.title,
-    get html() {
-      return placed.entry.html;
-    },
-    digest: placed.digest,
-  });
-  const search = planSearch(
-    options.search === false
-      ? []
-      : [
-          ...placedPosts.map((post) => searchDoc('post', post)),
-          ...placedPages.map((page) => searchDoc('page', page)),
-        ],
-    { lang: model.lang, docsPerShard: options.searchDocsPerShard },
-  );
   const bundles = search.shards.map((shard) => shard.dir);
   addJob('search', '/search/', bundles, () => searchJob(context, search));
 

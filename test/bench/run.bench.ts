@@ -27,7 +27,13 @@ interface RunJson {
   build: {
     languages: Record<
       string,
-      { written: number; removed: number; skipped: boolean; pages: number }
+      {
+        written: number;
+        removed: number;
+        skipped: boolean;
+        pages: number;
+        phases?: Record<string, number>;
+      }
     >;
     total: { written: number; unchanged: number; removed: number; pages: number; seconds: number };
   };
@@ -79,7 +85,16 @@ async function main(): Promise<void> {
     };
 
     const full = await runChild(args, env);
-    row('full run, empty cache and output', full, `${full.json.build.total.pages} pages`);
+    row(
+      'full run, empty cache and output',
+      full,
+      `${full.json.build.total.pages} pages (${Math.round(full.json.build.total.pages / full.json.build.total.seconds)} pages/s)`,
+    );
+    for (const lang of LANGS) {
+      console.error(
+        `  ${lang} phases (s): ${JSON.stringify(full.json.build.languages[lang]?.phases)}`,
+      );
+    }
     const noop = await runChild(args, env);
     row(
       'no-op run, site unchanged',
