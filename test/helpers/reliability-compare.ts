@@ -44,7 +44,7 @@ function rawTitle(json: Json): string {
 }
 
 /** Every item of a collection as the site serves it to the audience, by id (all pages). */
-async function servedItems(
+export async function servedItems(
   site: ReferenceSite,
   lang: string,
   type: ItemType,

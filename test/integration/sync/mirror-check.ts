@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
 import { resolveSettings, type Settings } from '../../../src/config/settings.js';
 import type { ItemType, Store } from '../../../src/store/index.js';
-import { EDIT_STATUSES } from '../../../src/sync/collections.js';
 import {
   contentMediaUrls,
   isPublicItem,
@@ -10,13 +9,14 @@ import {
   renderedContent,
 } from '../../../src/sync/content-media.js';
 import { findEmbedUrls } from '../../../src/transform/index.js';
+import { servedItems, type Audience } from '../../helpers/reliability-compare.js';
 import { getJson, type Json, type ReferenceSite } from '../../helpers/reference.js';
 
 /**
  * Checks for the pull tests: what the site shows (over HTTP, independently of the crawler)
  * against what the cache holds.
  */
-export type Mode = 'view' | 'edit';
+export type Mode = Audience;
 
 export const TYPES: readonly ItemType[] = ['posts', 'pages', 'media'];
 
@@ -48,32 +48,12 @@ export function settingsFor(
 }
 
 /** Every item the site lists for `type` under the pull's filter, by id, as JSON. */
-export async function remoteItems(
+export const remoteItems: (
   site: ReferenceSite,
   lang: string,
   type: ItemType,
   mode: Mode,
-): Promise<Map<number, Json>> {
-  const items = new Map<number, Json>();
-  for (let page = 1; ; page += 1) {
-    const response = await getJson(site, lang, `/cms/v2/${type}`, {
-      query: {
-        per_page: 100,
-        page,
-        orderby: 'id',
-        order: 'asc',
-        context: mode,
-        ...(mode === 'edit' ? { status: [...EDIT_STATUSES[type]] } : {}),
-      },
-      auth: mode === 'edit',
-    });
-    if (response.status === 400 && response.body?.code === 'rest_post_invalid_page_number') break;
-    expect(response.status).toBe(200);
-    for (const item of response.body as Json[]) items.set(item.id, item);
-    if ((response.body as Json[]).length < 100) break;
-  }
-  return items;
-}
+) => Promise<Map<number, Json>> = servedItems;
 
 /** The live items of the cache, by id, parsed. */
 export function cachedItems(store: Store, lang: string, type: ItemType): Map<number, Json> {
