@@ -8,6 +8,7 @@
  */
 import type { CmsClient, Query } from '../client/index.js';
 import type { ItemType, Store, UpsertResult } from '../store/index.js';
+import { SiteError } from '../errors.js';
 import { collectionFilter, collectionRoute, type PullMode } from './collections.js';
 import { isPublicItem } from './content-media.js';
 import {
@@ -49,6 +50,13 @@ export interface CollectionSyncDeps {
 
 /** Most sweeps of one second before giving up on it (only a site edited without pause gets there). */
 const MAX_SWEEPS = 50;
+
+/**
+ * Pages of one keyset window, or of one sweep of a second, before the walk is refused. A
+ * cms-json site moves the window on with every full page (or says where its pages end);
+ * only a server that fills every page number with records that move nothing gets this far.
+ */
+export const MAX_PAGES_WITHOUT_PROGRESS = 100;
 /** Ids per `include` probe. */
 const PROBE_CHUNK = 100;
 /** Parent ids per `parent` request of the descendants' refresh. */
@@ -132,7 +140,9 @@ export class CollectionSync {
         count: list.records.length,
         perPage: this.#d.perPage,
         timestamps,
+        totalPages: list.totalPages,
       });
+      if (!step.done && step.cursor.page > MAX_PAGES_WITHOUT_PROGRESS) throw endlessWalk(list.url);
       if (step.done) {
         // The crawl's last page, its watermark and the end of the cursor commit together.
         const watermark = finalWatermark(this.#watermark, next);
@@ -178,7 +188,9 @@ export class CollectionSync {
         count: list.records.length,
         perPage: this.#d.perPage,
         newIds,
+        totalPages: list.totalPages,
       });
+      if (next !== 'done' && next.page > MAX_PAGES_WITHOUT_PROGRESS) throw endlessWalk(list.url);
       const giveUp = next !== 'done' && next.sweeps > MAX_SWEEPS;
       if (giveUp) {
         this.#warn(
@@ -364,4 +376,11 @@ export class CollectionSync {
   #warn(message: string): void {
     this.#d.emit({ type: 'warning', lang: this.#d.lang, message });
   }
+}
+
+function endlessWalk(url: string): SiteError {
+  return new SiteError(
+    url,
+    `${url} still answered a full page after ${MAX_PAGES_WITHOUT_PROGRESS} pages that did not move the crawl on (records without a usable modified_gmt, or not in the order asked for): it does not page like a cms-json site`,
+  );
 }

@@ -102,6 +102,8 @@ export interface PageFacts {
   readonly perPage: number;
   /** `modified_gmt` of the usable items, in the order returned. */
   readonly timestamps: readonly string[];
+  /** `X-CMS-TotalPages` of the query, when sent: no page past it is asked for. */
+  readonly totalPages?: number | undefined;
 }
 
 export type KeysetStep =
@@ -115,26 +117,27 @@ export type KeysetStep =
  *   is read again, because more items of it may follow the page; the re-read ones are
  *   recognised by their content hash;
  * - nothing to move the window on (no usable timestamps, or the server ignored the order) →
- *   the next page number of the same window, so the crawl still ends.
+ *   the next page number of the same window, so the crawl still ends; past the last page the
+ *   server reports (`X-CMS-TotalPages`) the crawl is complete.
  */
 export function afterKeysetPage(cursor: CrawlCursor, page: PageFacts): KeysetStep {
   if (page.count < page.perPage) return { done: true };
+  const nextPage = (): KeysetStep =>
+    page.totalPages !== undefined && cursor.page >= page.totalPages
+      ? { done: true }
+      : { done: false, cursor: { ...cursor, page: cursor.page + 1 } };
   let first: string | undefined;
   let last: string | undefined;
   for (const ts of page.timestamps) {
     if (first === undefined || ts < first) first = ts;
     if (last === undefined || ts > last) last = ts;
   }
-  if (first === undefined || last === undefined) {
-    return { done: false, cursor: { ...cursor, page: cursor.page + 1 } };
-  }
+  if (first === undefined || last === undefined) return nextPage();
   if (first === last) {
     return { done: false, cursor: { ...cursor, tie: last, page: 1 } };
   }
   const next = shiftGmt(last, -1);
-  if (cursor.after !== null && next <= cursor.after) {
-    return { done: false, cursor: { ...cursor, page: cursor.page + 1 } };
-  }
+  if (cursor.after !== null && next <= cursor.after) return nextPage();
   return { done: false, cursor: { ...cursor, after: next, page: 1 } };
 }
 
@@ -149,16 +152,25 @@ export interface TieSweep {
 export const FIRST_SWEEP: TieSweep = { page: 1, foundNew: false, sweeps: 1 };
 
 /**
- * After a page of a tie sweep. A sweep ends on a short page; it is repeated until one brings
- * no new id, because items edited during the sweep leave the second and shift the later pages
- * (one of those could have been skipped). Then the crawl continues strictly after the second.
+ * After a page of a tie sweep. A sweep ends on a short page (or on the last page the server
+ * reports); it is repeated until one brings no new id, because items edited during the sweep
+ * leave the second and shift the later pages (one of those could have been skipped). Then the
+ * crawl continues strictly after the second.
  */
 export function afterTiePage(
   state: TieSweep,
-  page: { readonly count: number; readonly perPage: number; readonly newIds: number },
+  page: {
+    readonly count: number;
+    readonly perPage: number;
+    readonly newIds: number;
+    readonly totalPages?: number | undefined;
+  },
 ): TieSweep | 'done' {
   const foundNew = state.foundNew || page.newIds > 0;
-  if (page.count >= page.perPage) return { page: state.page + 1, foundNew, sweeps: state.sweeps };
+  const lastPage = page.totalPages !== undefined && state.page >= page.totalPages;
+  if (page.count >= page.perPage && !lastPage) {
+    return { page: state.page + 1, foundNew, sweeps: state.sweeps };
+  }
   if (!foundNew) return 'done';
   return { page: 1, foundNew: false, sweeps: state.sweeps + 1 };
 }

@@ -7,10 +7,14 @@ import { HttpError, SiteError } from '../errors.js';
 import { gmtFromHttpDate } from './gmt-time.js';
 
 export interface FetchedList {
+  /** The request, for messages. */
+  readonly url: string;
   /** The records as sent (checked by the caller). */
   readonly records: readonly unknown[];
   /** `X-CMS-Total`, when sent. */
   readonly total: number | undefined;
+  /** `X-CMS-TotalPages`, when sent. */
+  readonly totalPages: number | undefined;
   /** The server's `Date` as a GMT timestamp, when sent. */
   readonly date: string | undefined;
 }
@@ -33,7 +37,13 @@ export async function fetchList(
       error.status === 400 &&
       error.serverCode === 'rest_post_invalid_page_number'
     ) {
-      return { records: [], total: undefined, date: undefined };
+      return {
+        url: error.url,
+        records: [],
+        total: undefined,
+        totalPages: undefined,
+        date: undefined,
+      };
     }
     throw error;
   }
@@ -52,8 +62,10 @@ export async function fetchList(
     );
   }
   return {
+    url: response.url,
     records: response.data,
     total: integerHeader(response.headers['x-cms-total']),
+    totalPages: integerHeader(response.headers['x-cms-totalpages']),
     date: gmtFromHttpDate(response.headers['date']),
   };
 }

@@ -257,6 +257,28 @@ describe('bad input: exit 2, one line naming the culprit, cache and output untou
     expect(line).toContain('answered 150 items where per_page=100 allows 100');
   });
 
+  it('full pages of records that never move the crawl on are refused instead of paging forever', async () => {
+    // Exactly per_page records on every page number, none with a usable modified_gmt.
+    const junk = JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ id: i + 1 })));
+    const proxy = await startProxy(site.url, (path) =>
+      path.startsWith('/es/cms-json/cms/v2/posts?') && path.includes('orderby=modified')
+        ? { contentType: 'application/json', body: junk }
+        : undefined,
+    );
+    servers.push(proxy);
+    const unpaced = join(temp.dir, 'good.yaml');
+    const result = await runBad([
+      ...['pull', '--pipeline', unpaced, '--site', proxy.url],
+      ...['--lang', 'es', '--cache', temp.file],
+    ]);
+    const line = errorLine(result);
+    expect(line).toContain(`${proxy.url}/es/cms-json/cms/v2/posts?`);
+    expect(line).toContain('does not page like a cms-json site');
+    const walked = proxy.paths.filter((path) => path.includes('orderby=modified'));
+    expect(walked.length).toBeGreaterThan(100);
+    expect(walked.length).toBeLessThan(110);
+  });
+
   it('a body that is not UTF-8 is refused, naming the URL', async () => {
     // "é" in Latin-1 (0xE9) inside an otherwise JSON-looking array.
     const latin1 = Buffer.concat([

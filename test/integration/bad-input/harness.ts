@@ -44,7 +44,12 @@ export function startTinyServer(handler: http.RequestListener): Promise<TinyServ
 
 /** What a proxy answers instead of the upstream, or undefined to pass the request on. */
 export type Replacement =
-  | { readonly status?: number; readonly contentType: string; readonly body: Buffer | string }
+  | {
+      readonly status?: number;
+      readonly contentType: string;
+      readonly body: Buffer | string;
+      readonly headers?: Readonly<Record<string, string>>;
+    }
   | undefined;
 
 /**
@@ -59,7 +64,10 @@ export function startProxy(
     const path = req.url ?? '/';
     const replacement = replace(path, req.method ?? 'GET');
     if (replacement !== undefined) {
-      res.writeHead(replacement.status ?? 200, { 'content-type': replacement.contentType });
+      res.writeHead(replacement.status ?? 200, {
+        ...replacement.headers,
+        'content-type': replacement.contentType,
+      });
       res.end(replacement.body);
       return;
     }

@@ -99,6 +99,24 @@ describe('afterKeysetPage', () => {
     ).toEqual({ done: false, cursor: { ...c, page: 2 } });
   });
 
+  it('asks for no page past the last one the server reports while the window cannot move', () => {
+    const junk = { count: 2, perPage: 2, timestamps: [], totalPages: 3 };
+    expect(afterKeysetPage(cursor({ page: 2 }), junk)).toEqual({
+      done: false,
+      cursor: cursor({ page: 3 }),
+    });
+    expect(afterKeysetPage(cursor({ page: 3 }), junk)).toEqual({ done: true });
+    // The count is only a bound: a window that moves is followed whatever it says.
+    expect(
+      afterKeysetPage(cursor({ page: 1 }), {
+        count: 2,
+        perPage: 2,
+        timestamps: ['2024-05-01T09:00:00', T],
+        totalPages: 1,
+      }),
+    ).toEqual({ done: false, cursor: cursor({ after: '2024-05-01T09:59:59', page: 1 }) });
+  });
+
   it('always makes progress: the window strictly grows or the page number does', () => {
     let c = cursor({ after: '2024-05-01T09:59:58' });
     for (const timestamps of [
@@ -119,6 +137,31 @@ describe('afterKeysetPage', () => {
 });
 
 describe('afterTiePage', () => {
+  it('ends a sweep on the last page the server reports, even a full one', () => {
+    expect(
+      afterTiePage(
+        { page: 4, foundNew: false, sweeps: 1 },
+        {
+          count: 100,
+          perPage: 100,
+          newIds: 0,
+          totalPages: 4,
+        },
+      ),
+    ).toBe('done');
+    expect(
+      afterTiePage(
+        { page: 3, foundNew: false, sweeps: 1 },
+        {
+          count: 100,
+          perPage: 100,
+          newIds: 0,
+          totalPages: 4,
+        },
+      ),
+    ).toEqual({ page: 4, foundNew: false, sweeps: 1 });
+  });
+
   it('pages through a sweep until a short page', () => {
     expect(afterTiePage(FIRST_SWEEP, { count: 100, perPage: 100, newIds: 100 })).toEqual({
       page: 2,
