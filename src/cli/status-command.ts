@@ -42,7 +42,7 @@ export function statusCommand(io: CliIo): Command {
         const statuses = Object.entries(c.statuses)
           .map(([name, n]) => `${name} ${n}`)
           .join(', ');
-        const pending = c.pending.revisions + c.pending.assets;
+        const pending = c.pending.revisions + c.pending.assets + c.pending.children;
         out(
           `  ${c.lang} ${c.collection.padEnd(5)}  ${c.live} live${statuses ? ` (${statuses})` : ''}, ${c.deleted} deleted; ` +
             `watermark ${c.watermark ?? 'none'}${c.context ? `, context=${c.context}` : ''}` +

@@ -1,8 +1,11 @@
 import type { StoreContext } from './store-context.js';
 import type { ItemType } from './types.js';
 
-/** What the pull still has to fetch for an item it stored. */
-export type SyncTask = 'revisions' | 'assets';
+/**
+ * What the pull still has to fetch for an item it stored: its revisions, the assets it uses,
+ * or (for a page whose link changed) its children, whose links changed with it.
+ */
+export type SyncTask = 'revisions' | 'assets' | 'children';
 
 /** Pending tasks of one language, by task and collection. */
 export interface SyncQueueCount {

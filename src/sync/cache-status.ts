@@ -2,7 +2,7 @@
  * `status`: what the cache holds per language × collection, the crawl state (watermark, an
  * unfinished crawl, pending work) and the last pulls. Reads the cache only.
  */
-import type { ItemType, Run, Store } from '../store/index.js';
+import type { ItemType, Run, Store, SyncTask } from '../store/index.js';
 import { COLLECTIONS } from './collections.js';
 
 /** Statuses counted one by one; anything else is summed under `other`. */
@@ -28,7 +28,12 @@ export interface CollectionStatus {
   readonly localTotal: number | null;
   readonly updatedAt: string | null;
   /** Work left for the next pull. */
-  readonly pending: { readonly revisions: number; readonly assets: number };
+  readonly pending: {
+    readonly revisions: number;
+    readonly assets: number;
+    /** Moved pages whose children still need their new links. */
+    readonly children: number;
+  };
 }
 
 export interface CacheStatus {
@@ -69,7 +74,7 @@ export function status(store: Store, options: { readonly runs?: number } = {}): 
         known += n;
       }
       if (live > known) statuses['other'] = live - known;
-      const pending = (task: 'revisions' | 'assets'): number =>
+      const pending = (task: SyncTask): number =>
         queue.find((q) => q.lang === lang && q.task === task && q.type === collection)?.count ?? 0;
       if (state === undefined && all === 0) continue;
       collections.push({
@@ -84,7 +89,11 @@ export function status(store: Store, options: { readonly runs?: number } = {}): 
         remoteTotal: state?.remoteTotal ?? null,
         localTotal: state?.localTotal ?? null,
         updatedAt: state?.updatedAt ?? null,
-        pending: { revisions: pending('revisions'), assets: pending('assets') },
+        pending: {
+          revisions: pending('revisions'),
+          assets: pending('assets'),
+          children: pending('children'),
+        },
       });
     }
   }

@@ -62,6 +62,9 @@ const PROBE_CHUNK = 100;
 /** Parent ids per `parent` request of the descendants' refresh. */
 const PARENT_CHUNK = 100;
 
+/** Queued moved pages read per round of `#refreshDescendants`. */
+const PARENTS_PER_ROUND = 1000;
+
 type Counted = 'created' | 'updated' | 'unchanged';
 
 export class CollectionSync {
@@ -79,8 +82,6 @@ export class CollectionSync {
   /** Expected items of the current crawl, for progress. */
   #expected: number | undefined;
   #stored = 0;
-  /** Pages stored with a link other than the cached one, whose children are not refetched yet. */
-  #moved: number[] = [];
   /** Pages whose children this pull refetched (a parent cycle on the site must not loop). */
   readonly #childrenFetched = new Set<number>();
 
@@ -211,29 +212,37 @@ export class CollectionSync {
 
   /**
    * Refetches the children of moved pages, level by level (a child whose own link changed
-   * passes it on to its children). Nothing to do, no request: a pull where no page moved costs
-   * what it did. A kill before this ends leaves stale links until the parent moves again.
+   * passes it on to its children). The parents come from the queue, where each moved page was
+   * put in the transaction that stored it: a pull killed before this ends leaves the work to
+   * the next one. Nothing queued, no request: a pull where no page moved costs what it did.
    */
   async #refreshDescendants(): Promise<void> {
-    while (this.#moved.length > 0) {
+    const { store, lang, type } = this.#d;
+    if (type !== 'pages') return;
+    for (;;) {
       this.#d.signal?.throwIfAborted();
-      const parents = [...new Set(this.#moved)].filter((id) => !this.#childrenFetched.has(id));
-      this.#moved = [];
-      if (parents.length === 0) return;
+      const queued = store.syncQueue.next(lang, 'children', type, 0, PARENTS_PER_ROUND);
+      if (queued.length === 0) return;
+      // A parent cycle on the site brings a page back here: its children were fetched already.
+      const parents = queued.filter((id) => !this.#childrenFetched.has(id));
       for (const id of parents) this.#childrenFetched.add(id);
-      const records = await fetchChildren(
-        this.#d.client,
-        this.#route,
-        this.#filter,
-        parents,
-        this.#d.perPage,
-        Math.min(PARENT_CHUNK, this.#d.perPage),
-      );
-      const { items } = this.#check(records);
-      // Stored in crawl-sized chunks, each its own transaction, without touching the cursor.
-      for (let start = 0; start < items.length; start += this.#d.perPage) {
-        this.#storePage(items.slice(start, start + this.#d.perPage), undefined);
+      if (parents.length > 0) {
+        const records = await fetchChildren(
+          this.#d.client,
+          this.#route,
+          this.#filter,
+          parents,
+          this.#d.perPage,
+          Math.min(PARENT_CHUNK, this.#d.perPage),
+        );
+        const { items } = this.#check(records);
+        // Stored in crawl-sized chunks, each its own transaction, without touching the cursor.
+        for (let start = 0; start < items.length; start += this.#d.perPage) {
+          this.#storePage(items.slice(start, start + this.#d.perPage), undefined);
+        }
       }
+      // Only now: a kill before this line fetches these children again next time.
+      store.syncQueue.remove(lang, 'children', type, queued);
     }
   }
 
@@ -311,16 +320,16 @@ export class CollectionSync {
     state: { cursor: CrawlCursor | null; watermarkGmt?: string | null } | undefined,
   ): void {
     const { store, lang, type, mode, backup } = this.#d;
-    let moved: number[] = [];
     const result = store.transaction((): UpsertResult => {
       if (type === 'pages') {
-        // Read in the transaction: the links these items replace.
+        // Read in the transaction: the links these items replace. Their children's links
+        // changed with theirs: refetched (from the queue) once the crawl is done.
         const cachedLinks = new Map<number, string | null>();
         for (const item of items) {
           const cached = store.items.get(lang, type, item.id);
           if (cached !== undefined) cachedLinks.set(item.id, cached.link);
         }
-        moved = movedPageIds(items, cachedLinks);
+        store.syncQueue.add(lang, 'children', type, movedPageIds(items, cachedLinks));
       }
       const upserted = store.items.upsertPage(lang, type, items, { context: mode });
       const byId = new Map(items.map((item) => [item.id, item]));
@@ -340,7 +349,6 @@ export class CollectionSync {
       return upserted;
     });
     this.#count(result);
-    this.#moved.push(...moved);
     if (items.length > 0) this.#d.onItems?.(items);
     this.#stored += items.length;
     this.#progress('crawl');

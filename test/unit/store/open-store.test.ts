@@ -109,6 +109,23 @@ describe('openStore', () => {
     second.close();
   });
 
+  it('upgrades a version-6 cache: queued work kept, children of moved pages can be queued', () => {
+    const v6 = openStoreWith(temp.file, {}, MIGRATIONS.slice(0, 6));
+    v6.items.upsertPage('pl', 'posts', [post(7)]);
+    v6.syncQueue.add('pl', 'assets', 'posts', [7]);
+    v6.syncQueue.add('pl', 'revisions', 'posts', [7]);
+    expect(() => v6.syncQueue.add('pl', 'children', 'pages', [3])).toThrow();
+    v6.close();
+
+    const store = openStore(temp.file);
+    expect(store.migration).toEqual({ from: 6, to: SCHEMA_VERSION });
+    expect(store.syncQueue.next('pl', 'assets', 'posts', 0, 10)).toEqual([7]);
+    expect(store.syncQueue.next('pl', 'revisions', 'posts', 0, 10)).toEqual([7]);
+    store.syncQueue.add('pl', 'children', 'pages', [3]);
+    expect(store.syncQueue.next('pl', 'children', 'pages', 0, 10)).toEqual([3]);
+    store.close();
+  });
+
   it('upgrades a version-1 cache to the current version, keeping its data', () => {
     const v1 = openStoreWith(temp.file, {}, MIGRATIONS.slice(0, 1));
     v1.items.upsertPage('pl', 'posts', [post(7)]);

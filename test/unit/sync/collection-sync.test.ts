@@ -248,4 +248,38 @@ describe('CollectionSync (keyset crawl against an in-memory site)', () => {
       children.slice(5),
     ]);
   });
+
+  it('refetches the children of a page moved by a pull that died before refetching them', async () => {
+    const [top, mid, ...children] = site.add(8, site.now - 100, 1);
+    Object.assign(top!, { slug: 'top' });
+    Object.assign(mid!, { slug: 'mid', parent: top!.id });
+    for (const [n, page] of children.entries())
+      Object.assign(page, { slug: `c${n}`, parent: mid!.id });
+    await sync({ type: 'pages', perPage: 5 });
+
+    site.now += 10;
+    Object.assign(top!, { slug: 'moved' });
+    site.edit(top!.id);
+    // The pull stores the moved page, then dies at its first request by parent.
+    site.beforeRequest = (n) => {
+      if (site.requests[n - 1]?.['parent'] !== undefined) throw new Error('killed');
+    };
+    await expect(sync({ type: 'pages', perPage: 5 })).rejects.toThrow('killed');
+    site.beforeRequest = undefined;
+    expect(cached('pages').get(top!.id)?.['link']).toContain('/moved/');
+    expect(cached('pages').get(children[0]!.id)?.['link']).not.toContain('/moved/');
+
+    // Nothing changes on the site: the next pull still owes the children their new links.
+    site.requests = [];
+    await sync({ type: 'pages', perPage: 5 });
+    expect(cached('pages')).toEqual(site.expected());
+    expect(cached('pages').get(children[0]!.id)?.['link']).toContain('/moved/mid/');
+    expect(site.requests.filter((q) => q['parent'] !== undefined).length).toBeGreaterThan(0);
+    expect(store.syncQueue.counts('pl').filter((count) => count.task === 'children')).toEqual([]);
+
+    // And once done, a pull owes nothing: no request by parent.
+    site.requests = [];
+    await sync({ type: 'pages', perPage: 5 });
+    expect(site.requests.filter((q) => q['parent'] !== undefined)).toEqual([]);
+  });
 });
