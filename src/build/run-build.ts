@@ -23,6 +23,7 @@ import { buildSite, type BuildPhases, type BuildReport } from './build-site.js';
 import { digestOf } from './digest.js';
 import { isCurrentManifest, MANIFEST_VERSION, type BuildManifest } from './build-manifest.js';
 import { modelFromStore } from './model-from-store.js';
+import { transformElsewhere, type OffloadedTransforms } from './offloaded-transform.js';
 import { startBuildWorkers, type BuildWorkers } from './build-workers.js';
 import { topLevelIntact } from './output-intact.js';
 import { BUILD_VERSION } from './site-plan.js';
@@ -49,6 +50,11 @@ export interface RunBuildOptions {
    * @default workers started for this build and closed at its end
    */
   readonly workers?: () => BuildWorkers;
+  /**
+   * Stale items from which a language after the first is transformed in a worker thread
+   * while the main thread transforms the first. @default 500
+   */
+  readonly offloadTransformFrom?: number;
 }
 
 export interface LanguageBuild {
@@ -98,11 +104,27 @@ export async function runBuild(
   const workersFor = (): BuildWorkers => (workers ??= (options.workers ?? startBuildWorkers)());
   if (mayRender(languages, options))
     workersFor().warmUp(settings.templates ?? defaultTemplatesDir());
+  let elsewhere: OffloadedTransforms | undefined;
   try {
     // Every language is transformed before any is built: a page's language switcher and
     // hreflang alternates need the site paths of its translations in the other languages.
     const prepared = new Map<string, PreparedLanguage>();
-    for (const lang of languages) prepared.set(lang, prepareLanguage(store, lang, options));
+    // Languages after the first with much to transform are transformed in a worker meanwhile.
+    elsewhere = transformElsewhere(
+      store,
+      languages
+        .filter((lang) => options.force === true || options.pulledChanges?.get(lang) !== 0)
+        .map((lang) => ({ lang, homeUrl: homeUrlOf(store, lang) })),
+      options.offloadTransformFrom,
+    );
+    let transformedElsewhere = new Map<string, number>();
+    for (const lang of languages) {
+      if (elsewhere?.languages.has(lang)) transformedElsewhere = await elsewhere.done;
+      prepared.set(
+        lang,
+        prepareLanguage(store, lang, options, transformedElsewhere.get(lang) ?? 0),
+      );
+    }
     for (const lang of languages) {
       const others = languages
         .filter((other) => other !== lang)
@@ -125,6 +147,8 @@ export async function runBuild(
       summary.total.seconds += result.seconds;
     }
   } finally {
+    // Stops a transform worker still running when this thread failed first.
+    await elsewhere?.close();
     await workers?.close();
   }
   return summary;
@@ -200,9 +224,8 @@ function isQuiet(store: Store, lang: string, state: SavedState | undefined): boo
   return transformed === undefined || transformed < state.builtAt;
 }
 
-/** Decides whether a language may have changed and, if so, transforms what is stale. */
-function prepareLanguage(store: Store, lang: string, options: RunBuildOptions): PreparedLanguage {
-  const started = performance.now();
+/** The language's remote home URL, as the last pull recorded it. */
+function homeUrlOf(store: Store, lang: string): string {
   const info = store.siteInfo.get(lang);
   const homeUrl = (info?.data as { home?: unknown } | undefined)?.home;
   if (typeof homeUrl !== 'string') {
@@ -210,6 +233,21 @@ function prepareLanguage(store: Store, lang: string, options: RunBuildOptions): 
       field: 'languages',
     });
   }
+  return homeUrl;
+}
+
+/**
+ * Decides whether a language may have changed and, if so, transforms what is stale.
+ * `transformedElsewhere`: items of it a transform worker has just done (for the summary).
+ */
+function prepareLanguage(
+  store: Store,
+  lang: string,
+  options: RunBuildOptions,
+  transformedElsewhere = 0,
+): PreparedLanguage {
+  const started = performance.now();
+  const homeUrl = homeUrlOf(store, lang);
   const state = store.buildState.getState(lang);
   const pulled = options.pulledChanges?.get(lang);
   if (!options.force && pulled === 0 && isQuiet(store, lang, state)) {
@@ -278,7 +316,7 @@ function prepareLanguage(store: Store, lang: string, options: RunBuildOptions): 
     quiet: false,
     previous,
     published,
-    transformed: transform.transformed,
+    transformed: transform.transformed + transformedElsewhere,
     pathsDigest: digestOf([...transform.sitePaths].sort(([a], [b]) => (a < b ? -1 : 1))),
     seconds: (performance.now() - started) / 1000,
   };

@@ -1,0 +1,24 @@
+/**
+ * Worker thread entry: transforms one language of a cache with a connection of its own, while
+ * the main thread transforms another. A full run spends seconds per language in the
+ * transform, on one core, before any page is built.
+ */
+import { openStore } from '../store/index.js';
+import { runTransform } from '../transform/transform-runner.js';
+import { serveCalls } from './module-worker.js';
+import type { TransformRequest } from './offloaded-transform.js';
+
+serveCalls(async (request: TransformRequest): Promise<number> => {
+  const store = openStore(request.cacheFile);
+  try {
+    const saved = store.buildState.get(request.lang);
+    return runTransform(store, {
+      lang: request.lang,
+      homeUrl: request.homeUrl,
+      // As the build does it: items linking to a page the last build wrote that is gone.
+      ...(saved ? { previousFiles: Object.keys(saved.manifest.files) } : {}),
+    }).transformed;
+  } finally {
+    store.close();
+  }
+});
