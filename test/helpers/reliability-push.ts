@@ -13,7 +13,9 @@ import type { HttpSettings } from '../../src/config/pipeline-schema.js';
 import { checkout } from '../../src/push/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { pull } from '../../src/sync/index.js';
+import { useSiteAndCache, type SiteAndCache } from './mirror-fixture.js';
 import type { ReferenceSite } from './reference.js';
+import type { TempCache } from './temp-cache.js';
 
 export interface PushPlan {
   readonly dir: string;
@@ -61,15 +63,18 @@ function replaceInFile(file: string, from: RegExp, to: string): void {
   writeFileSync(file, next);
 }
 
-/** Pulls `pl` into `cache` (no faults) and checks it out into `dir`. */
-export async function preparePushCache(
-  site: ReferenceSite,
-  cache: string,
-  dir: string,
-): Promise<void> {
-  const summary = await pull(pushSettings(site, cache));
+/** A fresh site of the push scenario (60 posts, `pl` only) and temp cache per test, for every push reliability test. */
+export function usePushSite(): SiteAndCache {
+  return useSiteAndCache({ posts: 60, languages: ['pl'] }, 'cms-mirror-rel-');
+}
+
+/** Pulls `pl` into `temp.file` (no faults) and checks it out into `temp.dir/content`; returns that directory. */
+export async function preparePushCache(site: ReferenceSite, temp: TempCache): Promise<string> {
+  const dir = path.join(temp.dir, 'content');
+  const summary = await pull(pushSettings(site, temp.file));
   expect(summary.status).toBe('ok');
-  withStore(cache, (store) => checkout({ store, dir, languages: ['pl'] }));
+  withStore(temp.file, (store) => checkout({ store, dir, languages: ['pl'] }));
+  return dir;
 }
 
 export interface EditCounts {

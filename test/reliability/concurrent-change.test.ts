@@ -1,15 +1,13 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/config/settings.js';
 import type { ContentType } from '../../src/reference/index.js';
 import { createRng } from '../../src/reference/rng.js';
 import { openStore } from '../../src/store/index.js';
 import { pull } from '../../src/sync/index.js';
-import { startReference, type ReferenceSite } from '../helpers/reference.js';
+import { credentialEnv, pullArgs } from '../helpers/cli-args.js';
+import { useSiteAndCache } from '../helpers/mirror-fixture.js';
 import { expectCacheEqualsSite } from '../helpers/reliability-compare.js';
 import { onRequest, runChild } from '../helpers/reliability-process.js';
-import { tempCache, type TempCache } from '../helpers/temp-cache.js';
 
 const SITE = { posts: 250, languages: ['pl', 'es'] } as const;
 const SEED = 6404;
@@ -23,18 +21,10 @@ const TYPES: readonly ContentType[] = ['posts', 'pages', 'media'];
  * pull must finish cleanly; one more pull must then leave the cache equal to the site.
  */
 describe('reliability: the site changes while a pull runs', () => {
-  let site: ReferenceSite;
-  let temp: TempCache;
-  beforeEach(async () => {
-    site = await startReference({ ...SITE, faults: 'latency=3ms..12ms' });
-    temp = tempCache('cms-mirror-rel-');
-  });
-  afterEach(async () => {
-    await site.close();
-    temp.cleanup();
-  });
+  const fixture = useSiteAndCache({ ...SITE, faults: 'latency=3ms..12ms' }, 'cms-mirror-rel-');
 
   function settings() {
+    const { site, temp } = fixture;
     const resolved = resolveSettings(
       { site: site.url, lang: 'pl,es', cache: temp.file },
       { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password },
@@ -53,6 +43,7 @@ describe('reliability: the site changes while a pull runs', () => {
    * incremental pull can see.
    */
   function change(rng: () => number, n: number): string {
+    const { site } = fixture;
     const type = TYPES[Math.floor(rng() * TYPES.length)]!;
     const action = Math.floor(rng() * 4);
     if (rng() < 0.4) {
@@ -82,6 +73,7 @@ describe('reliability: the site changes while a pull runs', () => {
   }
 
   it('a pull during changes finishes, and one more pull leaves the cache equal to the site', async () => {
+    const { site, temp } = fixture;
     // Every change lands in one second, as edits on a busy site do: many of them after the
     // crawl has read that second, so only the overlap at the watermark brings them in.
     const frozen = new Date();
@@ -99,29 +91,13 @@ describe('reliability: the site changes while a pull runs', () => {
         for (let i = 0; i < count; i++) done.push(change(rng, done.length));
       });
     });
-    const pipeline = join(temp.dir, 'pipeline.yaml');
-    writeFileSync(pipeline, 'http:\n  requestsPerSecond: 0\n');
     let run;
     try {
-      run = await runChild(
-        [
-          'pull',
-          '--pipeline',
-          pipeline,
-          '--site',
-          site.url,
-          '--lang',
-          'pl,es',
-          '--cache',
-          temp.file,
-          '--json',
-        ],
-        {
-          env: { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password },
-          cwd: temp.dir,
-          site,
-        },
-      );
+      run = await runChild(pullArgs(site, temp, { backup: false }), {
+        env: credentialEnv(site),
+        cwd: temp.dir,
+        site,
+      });
     } finally {
       stop();
     }

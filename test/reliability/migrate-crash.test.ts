@@ -2,6 +2,7 @@ import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrate } from '../../src/push/index.js';
+import { credentialEnv, migrateArgs } from '../helpers/cli-args.js';
 import { startReference, type ReferenceSite } from '../helpers/reference.js';
 import { expectMigrated, pullSource } from '../helpers/reliability-migrate.js';
 import { killMoments, runChild } from '../helpers/reliability-process.js';
@@ -60,22 +61,8 @@ describe('reliability: migrate killed with SIGKILL at 10 seeded moments', () => 
     const length = await cleanMigrationLength();
     expect(length).toBeGreaterThan(20);
     const moments = killMoments(SEED, KILLS, Math.floor(length * 0.95));
-    const env = {
-      CMS_USER: target.credentials.user,
-      CMS_APP_PASSWORD: target.credentials.password,
-    };
-    const argv = [
-      'migrate',
-      '--from-cache',
-      temp.file,
-      '--from-lang',
-      'pl',
-      '--to',
-      target.url,
-      '--to-lang',
-      'pl',
-      '--json',
-    ];
+    const env = credentialEnv(target);
+    const argv = [...migrateArgs(temp.file, target), '--json'];
     let sent = 0;
     // What each run did, for the failure messages (the moments are reproducible from SEED).
     const trace: string[] = [`clean length ${length}, moments ${moments.join(' ')}`];

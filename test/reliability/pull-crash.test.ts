@@ -1,13 +1,13 @@
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/config/settings.js';
 import { openStore } from '../../src/store/index.js';
 import { pull } from '../../src/sync/index.js';
-import { startReference, type ReferenceSite } from '../helpers/reference.js';
+import { credentialEnv, pullArgs } from '../helpers/cli-args.js';
+import { useSiteAndCache } from '../helpers/mirror-fixture.js';
+import { startReference } from '../helpers/reference.js';
 import { expectCacheEqualsSite } from '../helpers/reliability-compare.js';
 import { killMoments, runChild } from '../helpers/reliability-process.js';
-import { tempCache, type TempCache } from '../helpers/temp-cache.js';
 
 const SITE = { posts: 60, languages: ['pl', 'es'] } as const;
 const SEED = 6101;
@@ -20,28 +20,19 @@ const KILLS = 10;
  * probes, media downloads, revisions, embeds. Each killed run resumes the previous one.
  */
 describe('reliability: pull killed with SIGKILL at 10 seeded moments', () => {
-  let site: ReferenceSite;
-  let temp: TempCache;
-  beforeEach(async () => {
-    site = await startReference(SITE);
-    temp = tempCache('cms-mirror-rel-');
-  });
-  afterEach(async () => {
-    await site.close();
-    temp.cleanup();
-  });
-
-  const env = () => ({
-    CMS_USER: site.credentials.user,
-    CMS_APP_PASSWORD: site.credentials.password,
-  });
+  const fixture = useSiteAndCache(SITE, 'cms-mirror-rel-');
 
   /** Requests of a clean pull of an identical site (in-process, into a scratch cache). */
   async function cleanPullLength(): Promise<number> {
     const twin = await startReference(SITE);
     try {
       const settings = resolveSettings(
-        { site: twin.url, lang: 'pl,es', cache: join(temp.dir, 'twin.sqlite'), backup: true },
+        {
+          site: twin.url,
+          lang: 'pl,es',
+          cache: join(fixture.temp.dir, 'twin.sqlite'),
+          backup: true,
+        },
         { CMS_USER: twin.credentials.user, CMS_APP_PASSWORD: twin.credentials.password },
       );
       settings.http = { ...settings.http, requestsPerSecond: 0 };
@@ -53,30 +44,18 @@ describe('reliability: pull killed with SIGKILL at 10 seeded moments', () => {
   }
 
   it('resumes after every kill and ends equal to the site, without duplicates', async () => {
+    const { site, temp } = fixture;
     const length = await cleanPullLength();
     expect(length).toBeGreaterThan(100);
     const moments = killMoments(SEED, KILLS, Math.floor(length * 0.9));
-    const pipeline = join(temp.dir, 'pipeline.yaml');
-    writeFileSync(pipeline, 'http:\n  requestsPerSecond: 0\n');
-    const argv = [
-      'pull',
-      '--pipeline',
-      pipeline,
-      '--site',
-      site.url,
-      '--lang',
-      'pl,es',
-      '--cache',
-      temp.file,
-      '--backup',
-      '--json',
-    ];
+    const env = credentialEnv(site);
+    const argv = pullArgs(site, temp, { backup: true });
     let sent = 0;
     // What each run did, for the failure messages (the moments are reproducible from SEED).
     const trace: string[] = [`clean length ${length}, moments ${moments.join(' ')}`];
     for (const moment of moments) {
       const killAt = Math.max(1, moment - sent);
-      const run = await runChild(argv, { env: env(), cwd: temp.dir, site, killAt });
+      const run = await runChild(argv, { env, cwd: temp.dir, site, killAt });
       sent += run.requests;
       trace.push(
         `kill at ${moment} (${killAt} of its run): ${run.requests} requests, ${run.signal ?? run.code}`,
@@ -84,7 +63,7 @@ describe('reliability: pull killed with SIGKILL at 10 seeded moments', () => {
       expect(run.signal, `${trace.join('\n')}\n${run.stderr}`).toBe('SIGKILL');
     }
 
-    const final = await runChild(argv, { env: env(), cwd: temp.dir, site });
+    const final = await runChild(argv, { env, cwd: temp.dir, site });
     trace.push(`final run: ${final.requests} requests, exit ${final.code}`);
     expect(final.code, `${trace.join('\n')}\n${final.stderr}`).toBe(0);
     const store = openStore(temp.file, { readonly: true });
@@ -102,7 +81,7 @@ describe('reliability: pull killed with SIGKILL at 10 seeded moments', () => {
       store.close();
     }
     // Idempotent: one more run finds nothing to do.
-    const again = await runChild(argv, { env: env(), cwd: temp.dir, site });
+    const again = await runChild(argv, { env, cwd: temp.dir, site });
     expect(JSON.parse(again.stdout).total, trace.join('\n')).toMatchObject({
       created: 0,
       updated: 0,

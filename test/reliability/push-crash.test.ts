@@ -1,8 +1,6 @@
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runPush } from '../../src/push/index.js';
 import { openStore } from '../../src/store/index.js';
-import { startReference, type ReferenceSite } from '../helpers/reference.js';
 import { expectCacheEqualsSite } from '../helpers/reliability-compare.js';
 import { killPoints, runChild } from '../helpers/reliability-process.js';
 import {
@@ -11,9 +9,9 @@ import {
   preparePushCache,
   pushSettings,
   queuedEdits,
+  usePushSite,
   type EditCounts,
 } from '../helpers/reliability-push.js';
-import { tempCache, type TempCache } from '../helpers/temp-cache.js';
 
 const SEED = 6202;
 const KILLS = 10;
@@ -27,20 +25,11 @@ const COUNTS: EditCounts = { updates: 26, creates: 4, trashes: 1, pages: 1 };
  * A kill on a batch call leaves the site with writes the cache never heard of.
  */
 describe('reliability: push killed with SIGKILL at 10 seeded moments', () => {
-  let site: ReferenceSite;
-  let temp: TempCache;
-  beforeEach(async () => {
-    site = await startReference({ posts: 60, languages: ['pl'] });
-    temp = tempCache('cms-mirror-rel-');
-  });
-  afterEach(async () => {
-    await site.close();
-    temp.cleanup();
-  });
+  const fixture = usePushSite();
 
   it('a re-run after each kill lands every edit once, and the cache equals the site', async () => {
-    const dir = path.join(temp.dir, 'content');
-    await preparePushCache(site, temp.file, dir);
+    const { site, temp } = fixture;
+    const dir = await preparePushCache(site, temp);
     const settings = pushSettings(site, temp.file);
     const env = { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password };
     const argv = ['push', '--site', site.url, '--lang', 'pl', '--cache', temp.file, '--dir', dir];

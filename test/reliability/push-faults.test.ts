@@ -1,10 +1,8 @@
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CmsMirrorError } from '../../src/errors.js';
 import { runPush } from '../../src/push/index.js';
 import type { FaultKind } from '../../src/reference/faults.js';
 import { openStore } from '../../src/store/index.js';
-import { startReference, type ReferenceSite } from '../helpers/reference.js';
 import { expectCacheEqualsSite } from '../helpers/reliability-compare.js';
 import { faultDecisions, faultSpec, FAULT_HTTP } from '../helpers/reliability-faults.js';
 import {
@@ -13,8 +11,8 @@ import {
   preparePushCache,
   pushSettings,
   queuedEdits,
+  usePushSite,
 } from '../helpers/reliability-push.js';
-import { tempCache, type TempCache } from '../helpers/temp-cache.js';
 
 /**
  * A push makes few requests, so at the suite's rates (1% cut bodies) its writes would rarely
@@ -29,20 +27,11 @@ const aimedSpec = (round: number) =>
 const MAX_ROUNDS = 10;
 
 describe('reliability: push through every kind of fault', () => {
-  let site: ReferenceSite;
-  let temp: TempCache;
-  beforeEach(async () => {
-    site = await startReference({ posts: 60, languages: ['pl'] });
-    temp = tempCache('cms-mirror-rel-');
-  });
-  afterEach(async () => {
-    await site.close();
-    temp.cleanup();
-  });
+  const fixture = usePushSite();
 
   it('lands every edit exactly once, re-run after re-run, and the cache equals the site', async () => {
-    const dir = path.join(temp.dir, 'content');
-    await preparePushCache(site, temp.file, dir);
+    const { site, temp } = fixture;
+    const dir = await preparePushCache(site, temp);
     const settings = pushSettings(site, temp.file, FAULT_HTTP);
     const met = new Set<FaultKind>();
     for (let round = 0; round === 0 || (round < MAX_ROUNDS && met.size < AIMED.length); round++) {

@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/store/index.js';
-import { startReference, type ReferenceSite } from '../../helpers/reference.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import { credentialEnv, pullArgs } from '../../helpers/cli-args.js';
+import { useSiteAndCache } from '../../helpers/mirror-fixture.js';
+import type { ReferenceSite } from '../../helpers/reference.js';
 import { expectItemsEqual, expectMediaFiles, expectRevisionsEqual } from '../sync/mirror-check.js';
 
 const MAIN = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
@@ -42,47 +41,18 @@ const KILLS: { readonly phase: string; readonly when: (run: readonly Entry[]) =>
 ];
 
 describe('pull killed with SIGKILL', () => {
-  let site: ReferenceSite;
-  let temp: TempCache;
-  beforeEach(async () => {
-    site = await startReference({ posts: 150 });
-    temp = tempCache();
-  });
-  afterEach(async () => {
-    await site.close();
-    temp.cleanup();
-  });
+  const fixture = useSiteAndCache({ posts: 150 });
 
   function runPull(
     kill: ((run: readonly Entry[]) => boolean) | undefined,
   ): Promise<{ code: number | null; signal: string | null; stdout: string }> {
+    const { site, temp } = fixture;
     const start = site.requests.length;
-    const pipeline = join(temp.dir, 'pipeline.yaml');
-    writeFileSync(pipeline, 'http:\n  requestsPerSecond: 0\n');
     const child = spawn(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        MAIN,
-        'pull',
-        '--pipeline',
-        pipeline,
-        '--site',
-        site.url,
-        '--lang',
-        'pl,es',
-        '--cache',
-        temp.file,
-        '--backup',
-        '--json',
-      ],
+      ['--import', 'tsx', MAIN, ...pullArgs(site, temp, { backup: true })],
       {
-        env: {
-          ...process.env,
-          CMS_USER: site.credentials.user,
-          CMS_APP_PASSWORD: site.credentials.password,
-        },
+        env: { ...process.env, ...credentialEnv(site) },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
@@ -105,6 +75,7 @@ describe('pull killed with SIGKILL', () => {
   }
 
   it('resumes after kills at five different moments and ends equal to the site without duplicates', async () => {
+    const { site, temp } = fixture;
     for (const kill of KILLS) {
       const result = await runPull(kill.when);
       expect(result.signal, `the pull should still be running ${kill.phase}`).toBe('SIGKILL');

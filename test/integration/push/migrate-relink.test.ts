@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReferenceSite, type ReferenceSite } from '../../../src/reference/index.js';
 import { openStore } from '../../../src/store/index.js';
+import { credentialEnv, migrateArgs } from '../../helpers/cli-args.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
 import { mirrorLanguage, siteClient } from './site-fixture.js';
@@ -30,21 +31,7 @@ describe('migrate: links to items created later', () => {
     }
   });
   const migrateJson = () =>
-    runCliCaptured(
-      [
-        'migrate',
-        '--from-cache',
-        temp.file,
-        '--from-lang',
-        'pl',
-        '--to',
-        target.url,
-        '--to-lang',
-        'pl',
-        '--json',
-      ],
-      { env: { CMS_USER: target.credentials.user, CMS_APP_PASSWORD: target.credentials.password } },
-    );
+    runCliCaptured([...migrateArgs(temp.file, target), '--json'], { env: credentialEnv(target) });
 
   afterEach(async () => {
     await source?.close();

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReferenceSite, type ReferenceSite } from '../../../src/reference/index.js';
 import type { CmsClient } from '../../../src/client/index.js';
 import { openStore } from '../../../src/store/index.js';
+import { credentialEnv, migrateArgs } from '../../helpers/cli-args.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
 import { mirrorLanguage, siteClient } from './site-fixture.js';
@@ -47,7 +48,7 @@ describe('migrate the seeded pl site into an empty second site', () => {
     source = await startReferenceSite();
     target = await startReferenceSite({ posts: 0, pages: 0, media: 0, seed: 'target' });
     temp = tempCache();
-    env = { CMS_USER: target.credentials.user, CMS_APP_PASSWORD: target.credentials.password };
+    env = credentialEnv(target);
     const store = openStore(temp.file);
     try {
       await mirrorLanguage(source, 'pl', store, { media: true });
@@ -61,17 +62,7 @@ describe('migrate the seeded pl site into an empty second site', () => {
     temp?.cleanup();
   });
 
-  const args = () => [
-    'migrate',
-    '--from-cache',
-    temp.file,
-    '--from-lang',
-    'pl',
-    '--to',
-    target.url,
-    '--to-lang',
-    'pl',
-  ];
+  const args = () => migrateArgs(temp.file, target);
   const posts = (site: ReferenceSite) =>
     site.requests.filter((entry) => entry.method === 'POST' && entry.lang === 'pl');
 

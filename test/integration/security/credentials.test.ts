@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { basicAuthHeader } from '../../../src/client/index.js';
+import { credentialEnv, migrateArgs } from '../../helpers/cli-args.js';
 import { runCliCaptured, type CliResult } from '../../helpers/run-cli.js';
 import { startReference, type ReferenceSite } from '../../helpers/reference.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
@@ -131,24 +132,11 @@ describe('credentials never leave memory', () => {
       );
       expect(refused.stderr).toContain('CMS_APP_PASSWORD');
 
-      const targetEnv = {
-        CMS_USER: target.credentials.user,
-        CMS_APP_PASSWORD: target.credentials.password,
-      };
-      const migrateArgs = [
-        'migrate',
-        '--from-cache',
-        temp.file,
-        '--from-lang',
-        'pl',
-        '--to',
-        target.url,
-        '--to-lang',
-        'pl',
-      ];
-      await run('migrate --dry-run', [...migrateArgs, '--dry-run'], 0, targetEnv);
-      await run('migrate --dry-run --json', [...migrateArgs, '--dry-run', '--json'], 0, targetEnv);
-      await run('migrate', [...migrateArgs, '--json'], 0, targetEnv);
+      const targetEnv = credentialEnv(target);
+      const migrate = migrateArgs(temp.file, target);
+      await run('migrate --dry-run', [...migrate, '--dry-run'], 0, targetEnv);
+      await run('migrate --dry-run --json', [...migrate, '--dry-run', '--json'], 0, targetEnv);
+      await run('migrate', [...migrate, '--json'], 0, targetEnv);
       // The post changed on the site after the pull: verify reports it (exit 3).
       await run('verify', ['verify', ...common, '--cache', temp.file], 3);
       await run('verify --json', ['verify', ...common, '--cache', temp.file, '--json'], 3);

@@ -12,6 +12,7 @@ import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isIntactLdJson, URL_PROPERTY_NAMES } from '../../helpers/html-danger.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
 import { startReference, type ReferenceSite } from '../../helpers/reference.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
@@ -39,18 +40,6 @@ const HOSTILE_PROVIDER_HTML = [
   '<iframe src="https://evil.invalid/cmsxss-21"></iframe>',
 ].join('\n');
 
-const URL_ATTRIBUTES = [
-  'href',
-  'src',
-  'action',
-  'formAction',
-  'data',
-  'poster',
-  'xLinkHref',
-  'background',
-  'cite',
-];
-
 /** Everything executable in one built HTML page. */
 function dangerIn(html: string): string[] {
   const tree = unified().use(rehypeParse).parse(html) as Root;
@@ -63,7 +52,7 @@ function dangerIn(html: string): string[] {
       // eslint-disable-next-line no-control-regex
       const squeezed = text.replace(/[\u0000-\u0020]/g, '');
       if (
-        URL_ATTRIBUTES.includes(name) &&
+        URL_PROPERTY_NAMES.includes(name) &&
         /^(?:javascript|vbscript|data:text\/html)/i.test(squeezed)
       ) {
         found.push(`${node.tagName}[${name}=${text.slice(0, 40)}]`);
@@ -83,16 +72,7 @@ function dangerIn(html: string): string[] {
     )
       found.push('meta refresh');
     if (node.tagName === 'script' && node.properties['type'] === 'application/ld+json') {
-      // Structured data is not executed; it must still be one intact JSON document (a provider
-      // string with "</script>" in it would have cut it short and parsing would fail here).
-      const text = node.children
-        .map((child) => (child.type === 'text' ? child.value : ''))
-        .join('');
-      try {
-        JSON.parse(text);
-      } catch {
-        found.push('broken ld+json script');
-      }
+      if (!isIntactLdJson(node)) found.push('broken ld+json script');
       return;
     }
     if (node.tagName === 'script' || node.tagName === 'style') {

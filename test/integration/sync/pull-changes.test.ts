@@ -1,25 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/store/index.js';
 import { pull, type PullEvent } from '../../../src/sync/index.js';
-import { callApi, shiftDate, startReference, type ReferenceSite } from '../../helpers/reference.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import { useSiteAndCache } from '../../helpers/mirror-fixture.js';
+import { callApi, shiftDate } from '../../helpers/reference.js';
 import { cachedItems, expectItemsEqual, remoteItems, settingsFor } from './mirror-check.js';
 
 describe('pull after changes on the site', () => {
-  let site: ReferenceSite;
-  let temp: TempCache;
-  beforeEach(async () => {
-    site = await startReference();
-    temp = tempCache();
-  });
-  afterEach(async () => {
-    await site.close();
-    temp.cleanup();
-  });
+  const fixture = useSiteAndCache();
 
   /** Published posts of `lang`, oldest first, as the site stores them. */
   function publishedPosts(lang: string): number[] {
-    return site.control
+    return fixture.site.control
       .listItems(lang, 'posts')
       .filter((item) => item.status === 'publish' && item.password === '')
       .map((item) => item.id);
@@ -32,6 +23,7 @@ describe('pull after changes on the site', () => {
     unpublished: number;
     deleted: number;
   }> {
+    const { site } = fixture;
     const [edited, trashed, unpublished, deleted] = publishedPosts(lang) as [
       number,
       number,
@@ -58,6 +50,7 @@ describe('pull after changes on the site', () => {
   }
 
   it('with credentials: an edit, a new item, a trash, an unpublish and a forced delete all show up', async () => {
+    const { site, temp } = fixture;
     const settings = settingsFor(site, temp.file, { languages: ['pl'] });
     await pull(settings);
     const ids = await makeChanges('pl');
@@ -79,6 +72,7 @@ describe('pull after changes on the site', () => {
   });
 
   it('anonymously: trashed, unpublished and deleted posts are tombstoned', async () => {
+    const { site, temp } = fixture;
     const settings = settingsFor(site, temp.file, { languages: ['es'], auth: false });
     await pull(settings);
     const ids = await makeChanges('es');
@@ -96,6 +90,7 @@ describe('pull after changes on the site', () => {
   });
 
   it('mirrors all of 250 items that share one modified timestamp', async () => {
+    const { site, temp } = fixture;
     const created = site.control.createItems('pl', 'posts', 250).map((item) => item.id);
     site.control.setModified('pl', 'posts', created, '2024-09-01T12:00:00');
     const settings = settingsFor(site, temp.file, { languages: ['pl'] });
@@ -116,6 +111,7 @@ describe('pull after changes on the site', () => {
   });
 
   it('misses nothing and terminates when items are edited, created and deleted while it crawls', async () => {
+    const { site, temp } = fixture;
     const bulk = site.control.createItems('pl', 'posts', 320).map((item) => item.id);
     bulk.forEach((id, n) =>
       site.control.setModified('pl', 'posts', [id], shiftDate('2024-10-01T00:00:00', n)),
@@ -170,18 +166,10 @@ describe('pull after changes on the site', () => {
 });
 
 describe('pull switching between anonymous and credentialed access', () => {
-  let site: ReferenceSite;
-  let temp: TempCache;
-  beforeEach(async () => {
-    site = await startReference();
-    temp = tempCache();
-  });
-  afterEach(async () => {
-    await site.close();
-    temp.cleanup();
-  });
+  const fixture = useSiteAndCache();
 
   it('re-crawls in the new context: edit adds drafts and raw fields, view tombstones them again', async () => {
+    const { site, temp } = fixture;
     await pull(settingsFor(site, temp.file, { languages: ['pl'], auth: false }));
     const edit = await pull(settingsFor(site, temp.file, { languages: ['pl'] }));
     expect(edit.total.created).toBeGreaterThan(0); // drafts, private, trash

@@ -1,8 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/store/index.js';
 import { pull } from '../../../src/sync/index.js';
-import { startReference, type ReferenceSite } from '../../helpers/reference.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import { useSiteAndCache } from '../../helpers/mirror-fixture.js';
 import {
   expectItemsEqual,
   expectMediaFiles,
@@ -11,18 +10,10 @@ import {
 } from './mirror-check.js';
 
 describe('pull through an unreliable site', () => {
-  let site: ReferenceSite;
-  let temp: TempCache;
-  beforeEach(async () => {
-    site = await startReference({ faults: 'latency=5ms,error=0.1,429=0.05,reset=0.02' });
-    temp = tempCache();
-  });
-  afterEach(async () => {
-    await site.close();
-    temp.cleanup();
-  });
+  const fixture = useSiteAndCache({ faults: 'latency=5ms,error=0.1,429=0.05,reset=0.02' });
 
   it('completes with latency, 500s, 429s and dropped connections, and the cache equals the site', async () => {
+    const { site, temp } = fixture;
     const settings = settingsFor(site, temp.file, { backup: true });
     // A fault rate of ~17% per attempt: ten retries make a give-up (0.17^11) negligible.
     settings.http = { ...settings.http, retries: 10 };

@@ -1,8 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/store/index.js';
 import { pull } from '../../../src/sync/index.js';
-import { startReference, type ReferenceSite } from '../../helpers/reference.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import { useSiteAndCache } from '../../helpers/mirror-fixture.js';
 import {
   expectAssets,
   expectItemsEqual,
@@ -12,18 +11,10 @@ import {
 } from './mirror-check.js';
 
 describe('pull of the seeded reference site', () => {
-  let site: ReferenceSite;
-  let temp: TempCache;
-  beforeEach(async () => {
-    site = await startReference();
-    temp = tempCache();
-  });
-  afterEach(async () => {
-    await site.close();
-    temp.cleanup();
-  });
+  const fixture = useSiteAndCache();
 
   it('with credentials and --backup mirrors every item, status, revision, autosave and media file; a second pull is cheap and changes nothing', async () => {
+    const { site, temp } = fixture;
     const settings = settingsFor(site, temp.file, { backup: true });
     const first = await pull(settings);
     expect(first.status).toBe('ok');
@@ -77,6 +68,7 @@ describe('pull of the seeded reference site', () => {
   });
 
   it('without credentials mirrors the published content in context=view', async () => {
+    const { site, temp } = fixture;
     const summary = await pull(settingsFor(site, temp.file, { auth: false }));
     expect(summary.status).toBe('ok');
     expect(site.requests.every((r) => !r.authenticated)).toBe(true);
@@ -99,6 +91,7 @@ describe('pull of the seeded reference site', () => {
   });
 
   it('refuses wrong credentials before crawling instead of quietly mirroring less', async () => {
+    const { site, temp } = fixture;
     const error = await pull(settingsFor(site, temp.file, { auth: 'wrong' })).catch(
       (e: unknown) => e,
     );
@@ -117,6 +110,7 @@ describe('pull of the seeded reference site', () => {
   });
 
   it('stops between requests when its signal aborts, and the next pull finishes the job', async () => {
+    const { site, temp } = fixture;
     const settings = settingsFor(site, temp.file, { languages: ['pl'] });
     const abort = new AbortController();
     const reason = new Error('stop now');
@@ -143,6 +137,7 @@ describe('pull of the seeded reference site', () => {
   });
 
   it('refuses --backup without credentials (revisions need them)', async () => {
+    const { site, temp } = fixture;
     await expect(
       pull(settingsFor(site, temp.file, { auth: false, backup: true })),
     ).rejects.toMatchObject({

@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/store/index.js';
 import { pull } from '../../../src/sync/index.js';
-import { getJson, startReference, type ReferenceSite } from '../../helpers/reference.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import { useSiteAndCache } from '../../helpers/mirror-fixture.js';
+import { getJson } from '../../helpers/reference.js';
 import { remoteItems, settingsFor } from './mirror-check.js';
 
 /**
@@ -10,19 +10,11 @@ import { remoteItems, settingsFor } from './mirror-check.js';
  * while their `modified_gmt` stays, so the incremental pull must refetch them by parent.
  */
 describe('pull after a parent page moves', () => {
-  let site: ReferenceSite;
-  let temp: TempCache;
-  beforeEach(async () => {
-    site = await startReference();
-    temp = tempCache();
-  });
-  afterEach(async () => {
-    await site.close();
-    temp.cleanup();
-  });
+  const fixture = useSiteAndCache();
 
   /** A published page with a published child and grandchild: from the seed, else created. */
   function family(lang: string): { top: number; child: number; grandchild: number } {
+    const { site } = fixture;
     const pages = site.control.listItems(lang, 'pages').filter((p) => p.status === 'publish');
     const byId = new Map(pages.map((p) => [p.id, p]));
     for (const grandchild of pages) {
@@ -39,11 +31,12 @@ describe('pull after a parent page moves', () => {
   }
 
   async function siteLink(lang: string, id: number): Promise<string> {
-    return (await getJson(site, lang, `/cms/v2/pages/${id}`)).body.link as string;
+    return (await getJson(fixture.site, lang, `/cms/v2/pages/${id}`)).body.link as string;
   }
 
   for (const auth of [true, false]) {
     it(`${auth ? 'with credentials' : 'anonymously'}: the descendants' cached links follow a new parent slug`, async () => {
+      const { site, temp } = fixture;
       const settings = settingsFor(site, temp.file, { languages: ['pl'], auth });
       const ids = family('pl');
       await pull(settings);

@@ -11,6 +11,7 @@ import type { Element, Root } from 'hast';
 import rehypeParse from 'rehype-parse';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
+import { isIntactLdJson, URL_PROPERTY_NAMES } from '../../helpers/html-danger.js';
 
 /** mulberry32: small, fast, deterministic. */
 export function seededRandom(seed: number): () => number {
@@ -242,19 +243,7 @@ const PROVIDER_HTML: readonly string[] = [
   '<iframe src="https://player.vimeo.com/video/1" allowfullscreen></iframe>',
 ];
 
-const URL_PROPERTIES = new Set([
-  'href',
-  'src',
-  'action',
-  'formAction',
-  'data',
-  'poster',
-  'xLinkHref',
-  'background',
-  'cite',
-  'ping',
-  'srcSet',
-]);
+const URL_PROPERTIES = new Set([...URL_PROPERTY_NAMES, 'ping', 'srcSet']);
 
 /** What a page must never hold: any dangerous-scheme URL, a <base>, anything from a provider. */
 export function findDanger(html: string): string[] {
@@ -286,16 +275,8 @@ export function findDanger(html: string): string[] {
     }
     if (node.tagName === 'base') found.push('base');
     if (node.tagName === 'script' && node.properties['type'] === 'application/ld+json') {
-      // Structured data is not executed. Provider text may be quoted in it, but it must be one
-      // intact JSON document: a "</script>" smuggled into it would have cut it short.
-      const text = node.children
-        .map((child) => (child.type === 'text' ? child.value : ''))
-        .join('');
-      try {
-        JSON.parse(text);
-      } catch {
-        found.push('broken ld+json script');
-      }
+      // Provider text may be quoted in structured data, as long as it stays intact JSON.
+      if (!isIntactLdJson(node)) found.push('broken ld+json script');
       return;
     }
     if (node.tagName === 'script' || node.tagName === 'style') {
