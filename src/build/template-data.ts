@@ -140,6 +140,9 @@ export interface CmsGlobalData {
   lang: string;
   locale: string;
   site: { name: string; description: string; publicUrl: string };
-  /** Jobs to render in this run, by kind (only the pages that changed, on an incremental run). */
+  /**
+   * Jobs to render in this Eleventy run, by kind: only pages whose input changed, and at most
+   * `RENDER_CHUNK` of them (a build renders in several runs).
+   */
   jobs: Record<JobKind, Job[]>;
 }
