@@ -23,7 +23,11 @@ import { buildSite, type BuildPhases, type BuildReport } from './build-site.js';
 import { digestOf } from './digest.js';
 import { isCurrentManifest, MANIFEST_VERSION, type BuildManifest } from './build-manifest.js';
 import { modelFromStore } from './model-from-store.js';
-import { transformElsewhere, type OffloadedTransforms } from './offloaded-transform.js';
+import {
+  OFFLOAD_MIN_STALE,
+  transformElsewhere,
+  type OffloadedTransforms,
+} from './offloaded-transform.js';
 import { startBuildWorkers, type BuildWorkers } from './build-workers.js';
 import { topLevelIntact } from './output-intact.js';
 import { BUILD_VERSION } from './site-plan.js';
@@ -110,12 +114,18 @@ export async function runBuild(
     // hreflang alternates need the site paths of its translations in the other languages.
     const prepared = new Map<string, PreparedLanguage>();
     // Languages after the first with much to transform are transformed in a worker meanwhile.
+    // A pull's count of changed items bounds what is stale and spares counting it.
+    const offloadFrom = options.offloadTransformFrom ?? OFFLOAD_MIN_STALE;
     elsewhere = transformElsewhere(
       store,
       languages
-        .filter((lang) => options.force === true || options.pulledChanges?.get(lang) !== 0)
+        .filter(
+          (lang) =>
+            options.force === true ||
+            (options.pulledChanges?.get(lang) ?? Number.POSITIVE_INFINITY) >= offloadFrom,
+        )
         .map((lang) => ({ lang, homeUrl: homeUrlOf(store, lang) })),
-      options.offloadTransformFrom,
+      offloadFrom,
     );
     let transformedElsewhere = new Map<string, number>();
     for (const lang of languages) {
