@@ -31,10 +31,9 @@ export interface BuildManifest {
   files: Record<string, ManifestFile>;
 }
 
-/** The files of a manifest written by this version of the build, or none. */
+/** The files of a manifest already checked with `isCurrentManifest`, or none. */
 export function manifestFiles(manifest: BuildManifest | undefined): Map<string, ManifestFile> {
-  if (!isCurrentManifest(manifest)) return new Map();
-  return new Map(Object.entries(manifest.files));
+  return manifest === undefined ? new Map() : new Map(Object.entries(manifest.files));
 }
 
 /** A manifest this build can trust: right shape, same manifest and build version. */

@@ -406,12 +406,18 @@ async function buildLanguage(
     postsPerPage: settings.build.postsPerPage,
     workers: job.workers(),
   });
-  store.buildState.record(lang, report.manifest, {
-    siteDigest,
-    sourcesAt: job.sourcesAt,
-    transformVersion: String(TRANSFORM_VERSION),
-    pathsDigest: prepared.pathsDigest,
-  });
+  store.buildState.record(
+    lang,
+    report.manifest,
+    {
+      siteDigest,
+      sourcesAt: job.sourcesAt,
+      transformVersion: String(TRANSFORM_VERSION),
+      pathsDigest: prepared.pathsDigest,
+    },
+    // What `get` read at the start: nothing else writes this language's record meanwhile.
+    previous?.files,
+  );
   options.onLine?.(
     report.skipped
       ? `${lang}: nothing changed since the last build, skipped`

@@ -100,11 +100,13 @@ export class BuildStateRepo {
       const state = this.#ctx.stmt<StateRow>('SELECT * FROM build_state WHERE lang = ?').get(lang);
       if (state === undefined) return undefined;
       const files: Record<string, { hash: string; input: string; bytes: number }> = {};
-      for (const row of this.#ctx
-        .stmt<OutputRow>('SELECT path, hash, input, bytes FROM build_outputs WHERE lang = ?')
-        .all(lang)) {
-        files[row.path] = { hash: row.hash, input: row.input, bytes: row.bytes };
-      }
+      // Rows as arrays: a manifest has tens of thousands of rows, read on every build. (Its
+      // own query text: statements are shared by text, and `raw` is a statement's setting.)
+      const rows = this.#ctx
+        .stmt('SELECT path, hash, input, bytes FROM build_outputs WHERE lang = ? -- as arrays')
+        .raw(true)
+        .all(lang) as [string, string, string, number][];
+      for (const [path, hash, input, bytes] of rows) files[path] = { hash, input, bytes };
       return {
         manifest: {
           version: state.manifest_version,
@@ -167,7 +169,13 @@ export class BuildStateRepo {
    * one-page build does not rewrite twenty thousand rows) and what it was made from, and
    * clears `writingSince`. One transaction: never half a record.
    */
-  record(lang: string, manifest: BuildManifestRecord, sources: BuildSources): void {
+  record(
+    lang: string,
+    manifest: BuildManifestRecord,
+    sources: BuildSources,
+    /** The files as `get` read them before this build, when the caller has them: not read again. */
+    recorded?: BuildManifestRecord['files'],
+  ): void {
     const current = this.#ctx.stmt<OutputRow>(
       'SELECT path, hash, input, bytes FROM build_outputs WHERE lang = ?',
     );
@@ -187,8 +195,9 @@ export class BuildStateRepo {
         transform_version = excluded.transform_version, paths_digest = excluded.paths_digest`);
     const now = this.#ctx.nowIso();
     this.#ctx.write(() => {
-      const before = new Map<string, OutputRow>();
-      for (const row of current.all(lang)) before.set(row.path, row);
+      const before = new Map<string, Omit<OutputRow, 'path'>>(
+        recorded ? Object.entries(recorded) : current.all(lang).map((row) => [row.path, row]),
+      );
       for (const [path, file] of Object.entries(manifest.files)) {
         const old = before.get(path);
         before.delete(path);

@@ -147,24 +147,28 @@ describe('build records', () => {
     pathsDigest: 'p',
   };
 
-  it('rewrites only the rows that changed and keeps the rest with their build time', () => {
-    const before = { 'a/index.html': 'a1', 'b.xml': 'b1', 'd/e/f.txt': 'd1' };
-    store.buildState.record('pl', manifest(before), sources);
-    const first = clock.toISOString();
-    tick();
-    const after = { 'a/index.html': 'a2', 'c.txt': 'c1', 'd/e/f.txt': 'd1' };
-    store.buildState.record('pl', manifest(after), sources);
-    const saved = store.buildState.get('pl');
-    expect(saved?.manifest.files).toEqual(manifest(after).files);
-    expect(saved).toMatchObject({ ...sources, writingSince: null, builtAt: clock.toISOString() });
-    const rows = store.buildOutputs.list('pl');
-    expect(rows.map((row) => [row.path, row.builtAt]).sort()).toEqual([
-      ['a/index.html', clock.toISOString()],
-      ['c.txt', clock.toISOString()],
-      ['d/e/f.txt', first],
-    ]);
-    expect(store.buildState.topLevelNames('pl')).toEqual(['a', 'c.txt', 'd']);
-  });
+  for (const told of [false, true]) {
+    it(`rewrites only the rows that changed and keeps the rest with their build time${told ? ' (told what was recorded)' : ''}`, () => {
+      const before = { 'a/index.html': 'a1', 'b.xml': 'b1', 'd/e/f.txt': 'd1' };
+      store.buildState.record('pl', manifest(before), sources);
+      const first = clock.toISOString();
+      const recorded = store.buildState.get('pl')?.manifest.files;
+      expect(recorded).toEqual(manifest(before).files);
+      tick();
+      const after = { 'a/index.html': 'a2', 'c.txt': 'c1', 'd/e/f.txt': 'd1' };
+      store.buildState.record('pl', manifest(after), sources, told ? recorded : undefined);
+      const saved = store.buildState.get('pl');
+      expect(saved?.manifest.files).toEqual(manifest(after).files);
+      expect(saved).toMatchObject({ ...sources, writingSince: null, builtAt: clock.toISOString() });
+      const rows = store.buildOutputs.list('pl');
+      expect(rows.map((row) => [row.path, row.builtAt]).sort()).toEqual([
+        ['a/index.html', clock.toISOString()],
+        ['c.txt', clock.toISOString()],
+        ['d/e/f.txt', first],
+      ]);
+      expect(store.buildState.topLevelNames('pl')).toEqual(['a', 'c.txt', 'd']);
+    });
+  }
 
   it('remembers a build that started writing until one completes', () => {
     store.buildState.markWriting('pl');
