@@ -100,7 +100,8 @@ interface PublishedRow {
   meta: string | null;
 }
 
-// Live items whose output is missing, made from other content, or by another version.
+// Live items whose output is missing, made from other content, or by another version. Read
+// through `items_live_hashes` (migration 8), which holds every column this needs of an item.
 const STALE_WHERE = `
   i.lang = ? AND i.deleted_at IS NULL
   AND (t.id IS NULL OR t.source_hash <> i.content_hash OR t.transform_version <> ?)`;
@@ -238,7 +239,7 @@ export class TransformedRepo {
     const types = options.types ?? [];
     const typeClause =
       types.length > 0 ? ` AND i.type IN (${types.map(() => '?').join(', ')})` : '';
-    const sql = `SELECT count(*) AS n FROM items i
+    const sql = `SELECT count(*) AS n FROM items i INDEXED BY items_live_hashes
       LEFT JOIN transformed t ON t.lang = i.lang AND t.type = i.type AND t.id = i.id
       WHERE ${STALE_WHERE}${typeClause}`;
     return this.#ctx.read(
@@ -262,7 +263,7 @@ export class TransformedRepo {
     const types = options.types ?? [];
     const typeClause =
       types.length > 0 ? ` AND i.type IN (${types.map(() => '?').join(', ')})` : '';
-    const sql = `SELECT i.* FROM items i
+    const sql = `SELECT i.* FROM items i INDEXED BY items_live_hashes
       LEFT JOIN transformed t ON t.lang = i.lang AND t.type = i.type AND t.id = i.id
       WHERE ${STALE_WHERE}${typeClause} AND (i.type, i.id) > (?, ?)
       ORDER BY i.type, i.id LIMIT ?`;

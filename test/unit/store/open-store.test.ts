@@ -109,7 +109,7 @@ describe('openStore', () => {
     second.close();
   });
 
-  it('upgrades a version-6 cache: queued work kept, children of moved pages can be queued', () => {
+  it('upgrades a version-6 cache: queued work kept, children of moved pages queued, stale items indexed', () => {
     const v6 = openStoreWith(temp.file, {}, MIGRATIONS.slice(0, 6));
     v6.items.upsertPage('pl', 'posts', [post(7)]);
     v6.syncQueue.add('pl', 'assets', 'posts', [7]);
@@ -123,6 +123,9 @@ describe('openStore', () => {
     expect(store.syncQueue.next('pl', 'revisions', 'posts', 0, 10)).toEqual([7]);
     store.syncQueue.add('pl', 'children', 'pages', [3]);
     expect(store.syncQueue.next('pl', 'children', 'pages', 0, 10)).toEqual([3]);
+    // Stale items are read through the index migration 8 adds (a query naming it fails without).
+    expect(store.transformed.countStale('pl', '1')).toBe(1);
+    expect([...store.transformed.iterateStale('pl', '1')].map((item) => item.id)).toEqual([7]);
     store.close();
   });
 
