@@ -1,7 +1,7 @@
 import type { StoreContext } from './store-context.js';
 import type { ItemType } from './types.js';
 import type { ItemRow, StoredItem } from './items-repo.js';
-import { itemFromRow, publicItemSql } from './items-repo.js';
+import { itemColumnsSql, itemFromRow, publicItemSql } from './items-repo.js';
 import { fromJsonColumn, toJsonColumn } from './json-column.js';
 
 /** The transform stage's output for one item. */
@@ -175,7 +175,7 @@ export class TransformedRepo {
    * by `type:id`: where another language's pages link to for this item.
    */
   publicSitePaths(lang: string): Map<string, string> {
-    // Per type and in id order, so that SQLite walks the `items_public` index.
+    // Per type and in id order, so that SQLite walks the `items_public_entries` index.
     const sql = `SELECT i.type, i.id,
         CASE WHEN json_valid(t.meta) THEN json_extract(t.meta, '$.sitePath') END AS site_path
       FROM items i JOIN transformed t ON t.lang = i.lang AND t.type = i.type AND t.id = i.id
@@ -263,7 +263,7 @@ export class TransformedRepo {
     const types = options.types ?? [];
     const typeClause =
       types.length > 0 ? ` AND i.type IN (${types.map(() => '?').join(', ')})` : '';
-    const sql = `SELECT i.* FROM items i INDEXED BY items_live_hashes
+    const sql = `SELECT ${itemColumnsSql('i')} FROM items i INDEXED BY items_live_hashes
       LEFT JOIN transformed t ON t.lang = i.lang AND t.type = i.type AND t.id = i.id
       WHERE ${STALE_WHERE}${typeClause} AND (i.type, i.id) > (?, ?)
       ORDER BY i.type, i.id LIMIT ?`;
