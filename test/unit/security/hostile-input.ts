@@ -11,25 +11,14 @@ import type { Element, Root } from 'hast';
 import rehypeParse from 'rehype-parse';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
+import { createRng } from '../../../src/reference/rng.js';
 import { isIntactLdJson, URL_PROPERTY_NAMES } from '../../helpers/html-danger.js';
-
-/** mulberry32: small, fast, deterministic. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export class HostileInput {
   readonly #random: () => number;
 
   constructor(seed: number) {
-    this.#random = seededRandom(seed);
+    this.#random = createRng(seed);
   }
 
   pick<T>(list: readonly T[]): T {
