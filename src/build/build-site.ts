@@ -248,7 +248,9 @@ export async function buildSite(model: SiteModel, options: BuildOptions): Promis
   // Pages are written while Pagefind may still be indexing; its bundles go last.
   const pagesWritten = mergeResults(
     rendering.created,
-    await writeYielding(options.outDir, outputs, before, onDisk, rendering.created.files),
+    await writeYielding(options.outDir, outputs, before, onDisk, {
+      alreadyWritten: rendering.created.files,
+    }),
   );
   const rebuilt = await searchFiles;
   const searchOutputs: OutputSpec[] = [];
@@ -332,10 +334,12 @@ async function writeYielding(
   outputs: readonly OutputSpec[],
   before: ReadonlyMap<string, ManifestFile>,
   onDisk: ReadonlySet<string>,
-  alreadyWritten: ReadonlyMap<string, ManifestFile> = new Map(),
-  options: Pick<WriteOptions, 'createOnly'> = {},
+  options: Pick<WriteOptions, 'createOnly'> & {
+    /** Files an earlier call of this build wrote: none may be produced again. */
+    alreadyWritten?: ReadonlyMap<string, ManifestFile>;
+  } = {},
 ): Promise<WriteResult> {
-  const files = new Set<string>(alreadyWritten.keys());
+  const files = new Set<string>(options.alreadyWritten?.keys());
   for (const output of outputs) {
     if (files.has(output.file))
       throw new Error(`Internal error: ${output.file} is produced twice.`);
@@ -346,7 +350,7 @@ async function writeYielding(
     if (start > 0) await new Promise((resolve) => setImmediate(resolve));
     results.push(
       writeOutputs(root, outputs.slice(start, start + WRITE_CHUNK), before, onDisk, {
-        ...options,
+        ...(options.createOnly ? { createOnly: true } : {}),
         removeStale: false,
       }),
     );
@@ -405,7 +409,7 @@ async function renderPages(
         (onDisk.has(planned.file) ? replacing : fresh).push(output);
       });
       rendered += jobs.length;
-      const written = await writeYielding(base.outDir, fresh, before, onDisk, undefined, {
+      const written = await writeYielding(base.outDir, fresh, before, onDisk, {
         createOnly: true,
       });
       created.push(written);
