@@ -2,6 +2,12 @@ import path from 'node:path';
 import { Command } from 'commander';
 import type { MigrateReport } from '../push/index.js';
 import { UsageError } from '../errors.js';
+import {
+  CONFLICT_POLICIES,
+  formatConflict,
+  STOPPED_HINT,
+  type ConflictPolicy,
+} from '../push/migrate-conflicts.js';
 import type { CliIo } from './run-cli.js';
 
 interface MigrateFlags {
@@ -13,6 +19,8 @@ interface MigrateFlags {
   dryRun?: boolean;
   json?: boolean;
   authorMap?: string;
+  onConflict: string;
+  keepTerms?: boolean;
 }
 
 export function migrateCommand(io: CliIo): Command {
@@ -26,7 +34,19 @@ export function migrateCommand(io: CliIo): Command {
     .requiredOption('--to-lang <lang>', 'target language segment')
     .option('--pipeline <file>', 'pipeline file (HTTP settings, credential variable names)')
     .option('--author-map <pairs>', 'source:target author ids, e.g. 1:3,2:3')
-    .option('--dry-run', 'print the plan, create nothing')
+    .option(
+      '--on-conflict <policy>',
+      "what to do with the target's own item that has the slug of an item to create: stop (list every conflict, create nothing, exit 3), skip (leave the source item out), beside (create it; the target gives it another slug and links follow), adopt (take the existing item as the copy, unchanged)",
+      'stop',
+    )
+    .option(
+      '--keep-terms',
+      "send category and tag ids as they are (only for a target that shares the source's terms); without it they are left out and the run says which",
+    )
+    .option(
+      '--dry-run',
+      'read the target (credentials checked) and print exactly what the run would do, conflicts included; create nothing',
+    )
     .option('--json', 'print one machine-readable summary')
     .action(async (flags: MigrateFlags) => {
       const [{ resolveSettings }, { migrate }] = await Promise.all([
@@ -43,24 +63,33 @@ export function migrateCommand(io: CliIo): Command {
         io.env,
         io.cwd,
       );
+      const onConflict = conflictPolicy(flags.onConflict);
       const report = await migrate({
         fromCache: path.resolve(io.cwd, flags.fromCache),
         fromLang: flags.fromLang,
         to: settings.site!,
         toLang: flags.toLang,
         credentials: settings.credentials,
+        credentialNames: settings.credentialNames,
         http: settings.http,
+        onConflict,
+        ...(flags.keepTerms ? { keepTerms: true } : {}),
         ...(flags.dryRun ? { dryRun: true } : {}),
         ...(flags.authorMap ? { authors: parseAuthorMap(flags.authorMap) } : {}),
         ...(flags.json ? {} : { onLine: (line: string) => io.stderr.write(`${line}\n`) }),
       });
-      if (report.failed.length > 0) io.exitCode.value = 3;
+      if (report.failed.length > 0 || report.stopped) io.exitCode.value = 3;
       if (flags.json) {
         io.stdout.write(`${JSON.stringify(jsonOf(report, flags.dryRun ?? false))}\n`);
         return;
       }
       if (flags.dryRun) {
         io.stdout.write(report.planText);
+        return;
+      }
+      if (report.stopped) {
+        for (const conflict of report.conflicts) io.stderr.write(`${formatConflict(conflict)}\n`);
+        io.stderr.write(`migrate: ${report.conflicts.length} conflict(s); ${STOPPED_HINT}\n`);
         return;
       }
       printReport(io, report);
@@ -74,8 +103,12 @@ function jsonOf(report: MigrateReport, dryRun: boolean): Record<string, unknown>
     skipped: report.skipped,
     recovered: report.recovered,
     relinked: report.relinked,
+    adopted: report.adopted,
+    conflicts: report.conflicts,
+    stopped: report.stopped,
     failed: report.failed,
-    warnings: report.warnings.length,
+    warnings: report.warnings,
+    warningCount: report.warnings.length,
     requests: report.requests,
     batches: report.batches,
     seo: report.seo ?? null,
@@ -86,11 +119,12 @@ function jsonOf(report: MigrateReport, dryRun: boolean): Record<string, unknown>
 function printReport(io: CliIo, report: MigrateReport): void {
   const out = (line: string) => io.stdout.write(`${line}\n`);
   for (const warning of report.warnings) io.stderr.write(`warning: ${warning}\n`);
+  for (const conflict of report.conflicts) io.stderr.write(`${formatConflict(conflict)}\n`);
   for (const failure of report.failed)
     io.stderr.write(`failed: ${failure.type} ${failure.sourceId}: ${failure.message}\n`);
   out(
     `migrate: created ${report.created.media} media, ${report.created.pages} pages, ${report.created.posts} posts; ` +
-      `${report.skipped} already migrated, ${report.recovered} recovered by slug, ${report.relinked} relinked, ${report.failed.length} failed ` +
+      `${report.skipped} already migrated, ${report.recovered} recovered, ${report.adopted} adopted, ${report.conflicts.length} conflicts, ${report.relinked} relinked, ${report.failed.length} failed ` +
       `(${report.requests} requests, ${report.batches} batch calls)`,
   );
   if (report.seo) {
@@ -100,6 +134,15 @@ function printReport(io: CliIo, report: MigrateReport): void {
     for (const step of report.seo.indexing)
       out(`seo: ${step.route}: ${step.result}, ${step.calls} call(s), ${step.objects} object(s)`);
   }
+}
+
+function conflictPolicy(value: string): ConflictPolicy {
+  const policy = CONFLICT_POLICIES.find((candidate) => candidate === value);
+  if (policy === undefined)
+    throw new UsageError(
+      `--on-conflict: expected one of ${CONFLICT_POLICIES.join(', ')}, got "${value}"`,
+    );
+  return policy;
 }
 
 function parseAuthorMap(value: string): Map<number, number> {

@@ -52,3 +52,6 @@ export { copySeoSettings, INDEXING_ROUTES } from './migrate-seo.js';
 export type { SeoReport } from './migrate-seo.js';
 export { sourceSiteOf } from './migrate-source.js';
 export type { SourceSeo, SourceSite } from './migrate-source.js';
+export { CONFLICT_POLICIES, formatConflict } from './migrate-conflicts.js';
+export type { ConflictPolicy, MigrateConflict } from './migrate-conflicts.js';
+export { isOwnCopy } from './migrate-own-copy.js';

@@ -137,26 +137,69 @@ function titleOf(json: Readonly<Record<string, unknown>>): string {
   return '';
 }
 
+/** What reading the target found, for the plan text. */
+export interface PlanFindings {
+  /** Source id → target id of every item the target already holds (mapped, recovered, adopted). */
+  readonly recovered: Readonly<Record<MigrateType, ReadonlyMap<number, number>>>;
+  readonly conflicts: readonly {
+    readonly type: MigrateType;
+    readonly sourceId: number;
+    readonly targetIds: readonly number[];
+    readonly resolution: string;
+  }[];
+}
+
+const RESOLUTION: Readonly<Record<string, string>> = {
+  stop: 'stops the run',
+  skip: 'skipped',
+  beside: 'created beside it under another slug',
+  adopt: 'taken as the copy',
+};
+
 /** The dry-run plan as text: one line per item, then the totals and warnings. */
-export function formatPlan(plan: MigrationPlan): string {
+export function formatPlan(plan: MigrationPlan, findings?: PlanFindings): string {
   const lines: string[] = [];
+  const conflicts = new Map(findings?.conflicts.map((c) => [`${c.type}:${c.sourceId}`, c]));
+  const counts = { skip: 0, recover: 0, conflict: 0 };
   for (const step of plan.steps) {
     const what = `${step.type} ${step.sourceId} "${step.title}" (${step.slug || 'no slug'})`;
     const parent =
       step.type === 'pages' && step.parentSourceId !== 0
         ? ` under pages ${step.parentSourceId}`
         : '';
-    lines.push(
-      step.action === 'skip'
-        ? `skip   ${what}: already migrated as ${step.targetId}`
-        : `create ${what}${parent}`,
-    );
+    const conflict = conflicts.get(`${step.type}:${step.sourceId}`);
+    const found = findings?.recovered[step.type].get(step.sourceId);
+    if (step.action === 'skip') {
+      counts.skip += 1;
+      lines.push(`skip   ${what}: already migrated as ${step.targetId}`);
+    } else if (conflict !== undefined) {
+      counts.conflict += 1;
+      lines.push(
+        `conflict ${what}${parent}: the target's ${step.type} ${conflict.targetIds.join(', ')} has this slug; ${RESOLUTION[conflict.resolution] ?? conflict.resolution}`,
+      );
+    } else if (found !== undefined) {
+      counts.recover += 1;
+      lines.push(`recover ${what}: already on the target as ${found} (made by this migration)`);
+    } else {
+      lines.push(`create ${what}${parent}`);
+    }
   }
-  const count = (type: MigrateType, action: PlanStep['action']) =>
-    plan.steps.filter((step) => step.type === type && step.action === action).length;
+  const count = (type: MigrateType) =>
+    plan.steps.filter(
+      (step) =>
+        step.type === type &&
+        step.action === 'create' &&
+        findings?.recovered[type].get(step.sourceId) === undefined &&
+        !['stop', 'skip', 'adopt'].includes(
+          conflicts.get(`${type}:${step.sourceId}`)?.resolution ?? '',
+        ),
+    ).length;
   lines.push(
-    `plan: create ${count('media', 'create')} media, ${count('pages', 'create')} pages, ${count('posts', 'create')} posts; ` +
-      `skip ${count('media', 'skip') + count('pages', 'skip') + count('posts', 'skip')} already migrated`,
+    `plan: create ${count('media')} media, ${count('pages')} pages, ${count('posts')} posts; ` +
+      `skip ${counts.skip} already migrated` +
+      (findings
+        ? `; recover ${counts.recover} found on the target; ${counts.conflict} conflict(s)`
+        : ''),
   );
   for (const warning of plan.warnings) lines.push(`warning: ${warning}`);
   return `${lines.join('\n')}\n`;

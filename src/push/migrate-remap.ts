@@ -19,6 +19,8 @@ export interface RemapContext {
   /** Base `url` of the source site and of the target (no trailing slash needed). */
   readonly sourceUrl: string;
   readonly targetUrl: string;
+  /** Send category and tag ids as they are (the target shares the source's terms). @default false */
+  readonly keepTerms?: boolean;
 }
 
 export interface RemapResult {
@@ -27,7 +29,7 @@ export interface RemapResult {
   readonly notes: string[];
 }
 
-/** Writable fields copied as they are. Terms are left out: their routes are not part of the interface. */
+/** Writable fields copied as they are. Terms only on request (`keepTerms`): their routes are not part of the interface. */
 const COPIED: Readonly<Record<'posts' | 'pages', readonly string[]>> = {
   posts: [
     'slug',
@@ -85,11 +87,11 @@ export function postBody(
     const footnotes = (json.meta as { footnotes: string }).footnotes;
     if (footnotes !== '') body.meta = { footnotes };
   }
-  if (
-    (Array.isArray(json.categories) && json.categories.length > 0) ||
-    (Array.isArray(json.tags) && json.tags.length > 0)
-  ) {
-    notes.push('categories and tags are not migrated (no term routes in the interface)');
+  // Term ids are left out unless the target shares them; the run says once which (migrate-terms.ts).
+  if (context.keepTerms === true && type === 'posts') {
+    for (const field of ['categories', 'tags'] as const) {
+      if (Array.isArray(json[field])) body[field] = json[field];
+    }
   }
   return { body, notes };
 }

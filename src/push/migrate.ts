@@ -1,11 +1,10 @@
-import { CmsClient, type CmsResponse } from '../client/index.js';
+import { CmsClient, verifyCredentials, type CmsResponse } from '../client/index.js';
 import type { Credentials } from '../config/settings.js';
 import type { HttpSettings } from '../config/pipeline-schema.js';
 import { CmsMirrorError, HttpError } from '../errors.js';
 import { openStore, type Store } from '../store/index.js';
 import { BATCH_LIMIT } from './batch-planner.js';
 import { interpretBatchResult, type SubOutcome } from './batch-result.js';
-import { chunkIds } from './conflicts.js';
 import {
   formatPlan,
   planMigration,
@@ -22,7 +21,10 @@ import {
   type RemapContext,
 } from './migrate-remap.js';
 import { relinkUpdates, type CreatedItem } from './migrate-relink.js';
+import type { ConflictPolicy, MigrateConflict } from './migrate-conflicts.js';
+import { recoverTarget, rememberUrls, type MigrateContext } from './migrate-recovery.js';
 import { copySeoSettings, type SeoReport } from './migrate-seo.js';
+import { droppedTermWarnings } from './migrate-terms.js';
 import { sourceSiteOf } from './migrate-source.js';
 import { openSiteSession, type SiteSession } from './site-session.js';
 
@@ -30,7 +32,9 @@ import { openSiteSession, type SiteSession } from './site-session.js';
  * `migrate`: a language of a source cache re-created on another site. Media first, pages
  * parents-first, then posts; ids and URLs remapped. Idempotent and resumable: every create is
  * recorded in `id_map` (in the source cache) right after its answer, and before creating, the
- * target is searched by slug for items a killed run created without recording them.
+ * target is read for copies a killed run made without recording them (recognised by their
+ * content, see migrate-own-copy.ts) and for a person's items with the same slug (conflicts,
+ * see migrate-conflicts.ts), all before the first write.
  */
 
 export interface MigrateOptions {
@@ -42,8 +46,14 @@ export interface MigrateOptions {
   readonly toLang: string;
   readonly credentials: Credentials | undefined;
   readonly http?: Partial<HttpSettings>;
-  /** Print the plan, create nothing. @default false */
+  /** Read the target and print the plan (conflicts included), create nothing. @default false */
   readonly dryRun?: boolean;
+  /** What to do with a person's item that has the slug of an item to create. @default 'stop' */
+  readonly onConflict?: ConflictPolicy;
+  /** Send category and tag ids as they are (the target shares the source's terms). @default false */
+  readonly keepTerms?: boolean;
+  /** Names of the credential variables, for messages. @default CMS_USER / CMS_APP_PASSWORD */
+  readonly credentialNames?: { readonly user: string; readonly password: string };
   /** Source author id → target author id. @default none (the target's importing user) */
   readonly authors?: ReadonlyMap<number, number>;
   /** Progress lines (one per created batch or media). */
@@ -54,8 +64,17 @@ export interface MigrateReport {
   created: Record<MigrateType, number>;
   /** Already in `id_map`. */
   skipped: number;
-  /** Found on the target by slug (a previous run created them but stopped before recording). */
+  /**
+   * Found on the target as this migration's own copies (a killed run created them but did
+   * not record them, or the cache lost its id_map): recorded, not created again.
+   */
   recovered: number;
+  /** A person's items taken as the copies (`onConflict: 'adopt'`). */
+  adopted: number;
+  /** A person's items with the slug of an item to create, and what was done about each. */
+  conflicts: MigrateConflict[];
+  /** Conflicts and `onConflict: 'stop'`: nothing was written to the target. */
+  stopped: boolean;
   /**
    * Items of this run updated by the second pass: their links to items created after them
    * pointed at a path the target did not give those items.
@@ -83,10 +102,95 @@ export async function migrate(options: MigrateOptions): Promise<MigrateReport> {
 async function migrateWith(store: Store, options: MigrateOptions): Promise<MigrateReport> {
   const source = sourceSiteOf(store, options.fromLang);
   const items = loadSourceItems(store, options.fromLang);
-  const report: MigrateReport = {
+  const report = emptyReport();
+  const sourceKey = `${source.url}#${options.fromLang}`;
+  const targetKey = `${options.to.replace(/\/+$/, '')}#${options.toLang}`;
+  const mapped = (type: MigrateType, id: number) => store.idMap.get(sourceKey, type, id, targetKey);
+  const plan = planMigration(items, mapped);
+  report.warnings.push(...plan.warnings);
+  report.warnings.push(...droppedTermWarnings(items, options.keepTerms ?? false));
+  const session = await openTarget(options);
+  let sourceClient: CmsClient | undefined;
+  try {
+    const byId = new Map(items.map((item) => [`${item.type}:${item.id}`, item]));
+    const context = remapContext(store, sourceKey, targetKey, source, session, options);
+    report.skipped = plan.steps.filter((step) => step.action === 'skip').length;
+    const policy = options.onConflict ?? 'stop';
+    const found = await recoverTarget({
+      ...{ store, session, plan, byId, context, policy },
+      keys: { sourceKey, targetKey },
+      dryRun: options.dryRun ?? false,
+    });
+    Object.assign(report, {
+      recovered: found.recovered,
+      adopted: found.adopted,
+      conflicts: found.conflicts,
+    });
+    report.requests += found.requests;
+    report.planText = formatPlan(
+      { ...plan, warnings: report.warnings },
+      { recovered: context.ids, conflicts: found.conflicts },
+    );
+    report.stopped = policy === 'stop' && found.conflicts.length > 0;
+    if (options.dryRun || report.stopped) return report;
+    const pending = (type: MigrateType) =>
+      plan.steps.filter(
+        (step) =>
+          step.type === type &&
+          !context.ids[type].has(step.sourceId) &&
+          !found.skipped.has(`${type}:${step.sourceId}`),
+      );
+    await createMedia(
+      store,
+      session,
+      pending('media'),
+      { byId, context, keys: { sourceKey, targetKey }, report, options },
+      () => (sourceClient ??= new CmsClient({ site: source.url, lang: options.fromLang })),
+    );
+    const run: CreateRun = {
+      store,
+      session,
+      byId,
+      context,
+      keys: { sourceKey, targetKey },
+      maxItems: Math.min(BATCH_LIMIT, session.index.batchMaxItems()),
+      report,
+      onLine: options.onLine,
+      created: [...found.own],
+    };
+    // An item created now without the media it features or shows, or without its parent,
+    // would keep that hole for good (a re-run skips what is mapped): it waits for the next run.
+    if (report.failed.some((failure) => failure.type === 'media')) {
+      for (const step of [...pending('pages'), ...pending('posts')]) {
+        report.failed.push({
+          type: step.type,
+          sourceId: step.sourceId,
+          message: 'waits for media that could not be created; the next run creates both',
+        });
+      }
+      return report;
+    }
+    await createPages(run, plan, pending('pages'));
+    await createInBatches(run, 'posts', pending('posts'));
+    await relinkCreated(run);
+
+    report.seo = await copySeoSettings(session, source.seo, context, report.warnings);
+    report.requests += report.seo.requests;
+    return report;
+  } finally {
+    await session.client.close();
+    await sourceClient?.close();
+  }
+}
+
+function emptyReport(): MigrateReport {
+  return {
     created: { media: 0, pages: 0, posts: 0 },
     skipped: 0,
     recovered: 0,
+    adopted: 0,
+    conflicts: [],
+    stopped: false,
     relinked: 0,
     failed: [],
     warnings: [],
@@ -95,20 +199,19 @@ async function migrateWith(store: Store, options: MigrateOptions): Promise<Migra
     batches: 0,
     seo: undefined,
   };
-  const sourceKey = `${source.url}#${options.fromLang}`;
-  const targetKey = `${options.to.replace(/\/+$/, '')}#${options.toLang}`;
-  const mapped = (type: MigrateType, id: number) => store.idMap.get(sourceKey, type, id, targetKey);
-  const plan = planMigration(items, mapped);
-  report.planText = formatPlan(plan);
-  report.warnings.push(...plan.warnings);
-  if (options.dryRun) {
-    report.skipped = plan.steps.filter((step) => step.action === 'skip').length;
-    return report;
-  }
+}
+
+/**
+ * The target's session, after its credentials were checked with one request that needs them
+ * (a wrong password is answered as anonymous elsewhere, and a migration would then fail on
+ * its first write with an unrelated message). Also for a dry run: it reads the target.
+ */
+async function openTarget(options: MigrateOptions): Promise<SiteSession> {
+  const names = options.credentialNames ?? { user: 'CMS_USER', password: 'CMS_APP_PASSWORD' };
   if (options.credentials === undefined) {
     throw new CmsMirrorError(
       'E_CONFIG',
-      'migrate needs credentials for the target: set CMS_USER and CMS_APP_PASSWORD',
+      `migrate needs credentials for the target (also for --dry-run, which reads it): set ${names.user} and ${names.password}`,
       { exitCode: 2 },
     );
   }
@@ -123,95 +226,77 @@ async function migrateWith(store: Store, options: MigrateOptions): Promise<Migra
       { route: 'cms/v2/posts', methods: ['GET', 'POST'] },
     ],
   });
-  let sourceClient: CmsClient | undefined;
   try {
-    const byId = new Map(items.map((item) => [`${item.type}:${item.id}`, item]));
-    const context = remapContext(store, sourceKey, targetKey, source, session, options.authors);
-    // Everything already mapped is known to the remapper (ids, media URLs, links).
-    for (const step of plan.steps) if (step.action === 'skip') report.skipped += 1;
-    await recoverBySlug(store, session, plan, byId, { sourceKey, targetKey }, context, report);
-
-    const pending = (type: MigrateType) =>
-      plan.steps.filter((step) => step.type === type && mapped(type, step.sourceId) === undefined);
-
-    for (const step of pending('media')) {
-      const item = byId.get(`media:${step.sourceId}`)!;
-      try {
-        const bytes = await mediaBytes(
-          store,
-          item,
-          () => (sourceClient ??= new CmsClient({ site: source.url, lang: options.fromLang })),
-        );
-        const response = await createMedia(session, item, bytes, context);
-        report.requests += 1;
-        const target = response.data;
-        store.idMap.set(sourceKey, 'media', item.id, targetKey, target.id as number);
-        context.ids.media.set(item.id, target.id as number);
-        for (const [from, to] of mediaUrlPairs(item.json, target)) context.urls.set(from, to);
-        report.created.media += 1;
-        options.onLine?.(`created media ${item.id} → ${String(target.id)}`);
-      } catch (error) {
-        if (!(error instanceof CmsMirrorError)) throw error;
-        report.failed.push({ type: 'media', sourceId: item.id, message: error.message });
-      }
-    }
-
-    const run: CreateRun = {
-      store,
-      session,
-      byId,
-      context,
-      keys: { sourceKey, targetKey },
-      maxItems: Math.min(BATCH_LIMIT, session.index.batchMaxItems()),
-      report,
-      onLine: options.onLine,
-      created: [],
-    };
-    // An item created now without the media it features or shows, or without its parent,
-    // would keep that hole for good (a re-run skips what is mapped): it waits for the next run.
-    if (report.failed.some((failure) => failure.type === 'media')) {
-      for (const step of [...pending('pages'), ...pending('posts')]) {
-        report.failed.push({
-          type: step.type,
-          sourceId: step.sourceId,
-          message: 'waits for media that could not be created; the next run creates both',
-        });
-      }
-      return report;
-    }
-    // Pages level by level: a level's parents were all created by the previous one.
-    const pages = pending('pages');
-    const depth = depthsOf(plan.steps);
-    const levels = [...new Set(pages.map((step) => depth.get(step.sourceId) ?? 0))].sort(
-      (a, b) => a - b,
-    );
-    for (const level of levels) {
-      const steps = pages.filter((step) => (depth.get(step.sourceId) ?? 0) === level);
-      const orphans = steps.filter(
-        (step) => step.parentSourceId !== 0 && !context.ids.pages.has(step.parentSourceId),
-      );
-      for (const step of orphans) {
-        report.failed.push({
-          type: 'pages',
-          sourceId: step.sourceId,
-          message: `waits for its parent page ${step.parentSourceId}, which could not be created`,
-        });
-      }
-      await createInBatches(
-        run,
-        'pages',
-        steps.filter((step) => !orphans.includes(step)),
-      );
-    }
-    await createInBatches(run, 'posts', pending('posts'));
-    await relinkCreated(run);
-
-    report.seo = await copySeoSettings(session, source.seo, context, report.warnings);
-    report.requests += report.seo.requests;
-    return report;
-  } finally {
+    await verifyCredentials(session.client, { names });
+    return session;
+  } catch (error) {
     await session.client.close();
-    await sourceClient?.close();
+    throw error;
+  }
+}
+
+/** Media one by one (the upload route takes no batch), each recorded right after its answer. */
+async function createMedia(
+  store: Store,
+  session: SiteSession,
+  steps: readonly PlanStep[],
+  run: {
+    byId: ReadonlyMap<string, SourceItem>;
+    context: MigrateContext;
+    keys: { sourceKey: string; targetKey: string };
+    report: MigrateReport;
+    options: MigrateOptions;
+  },
+  sourceClient: () => CmsClient,
+): Promise<void> {
+  const { byId, context, report, options } = run;
+  const { sourceKey, targetKey } = run.keys;
+  for (const step of steps) {
+    const item = byId.get(`media:${step.sourceId}`)!;
+    try {
+      const bytes = await mediaBytes(store, item, sourceClient);
+      const response = await uploadMedia(session, item, bytes, context);
+      report.requests += 1;
+      const target = response.data;
+      store.idMap.set(sourceKey, 'media', item.id, targetKey, target.id as number);
+      context.ids.media.set(item.id, target.id as number);
+      for (const [from, to] of mediaUrlPairs(item.json, target)) context.urls.set(from, to);
+      report.created.media += 1;
+      options.onLine?.(`created media ${item.id} → ${String(target.id)}`);
+    } catch (error) {
+      if (!(error instanceof CmsMirrorError)) throw error;
+      report.failed.push({ type: 'media', sourceId: item.id, message: error.message });
+    }
+  }
+}
+
+/** Pages level by level: a level's parents were all created by the previous one. */
+async function createPages(
+  run: CreateRun,
+  plan: MigrationPlan,
+  pages: readonly PlanStep[],
+): Promise<void> {
+  const depth = depthsOf(plan.steps);
+  const levels = [...new Set(pages.map((step) => depth.get(step.sourceId) ?? 0))].sort(
+    (a, b) => a - b,
+  );
+  for (const level of levels) {
+    const steps = pages.filter((step) => (depth.get(step.sourceId) ?? 0) === level);
+    const orphans = steps.filter(
+      (step) => step.parentSourceId !== 0 && !run.context.ids.pages.has(step.parentSourceId),
+    );
+    for (const step of orphans) {
+      run.report.failed.push({
+        type: 'pages',
+        sourceId: step.sourceId,
+        message: `waits for its parent page ${step.parentSourceId}, which could not be created`,
+      });
+    }
+    await createInBatches(
+      run,
+      'pages',
+      steps.filter((step) => !orphans.includes(step)),
+    );
   }
 }
 
@@ -231,8 +316,8 @@ function remapContext(
   targetKey: string,
   source: { url: string; home: string },
   session: SiteSession,
-  authors: ReadonlyMap<number, number> | undefined,
-): RemapContext & { ids: Record<MigrateType, Map<number, number>>; urls: Map<string, string> } {
+  options: MigrateOptions,
+): MigrateContext {
   const ids: Record<MigrateType, Map<number, number>> = {
     media: new Map(),
     pages: new Map(),
@@ -245,106 +330,14 @@ function remapContext(
   }
   return {
     ids,
-    authors: authors ?? new Map(),
+    authors: options.authors ?? new Map(),
+    keepTerms: options.keepTerms ?? false,
     urls: new Map(),
     sourceHome: source.home,
     targetHome: session.index.home || `${session.client.options.site}/${session.lang}/`,
     sourceUrl: source.url,
     targetUrl: session.index.url || session.client.options.site,
   };
-}
-
-/**
- * Items a previous run created but did not record (killed between the create and the
- * `id_map` write): found by slug (and, when both have one, the same GMT date) and recorded,
- * never created twice. Also fills the URL map for everything already mapped.
- */
-async function recoverBySlug(
-  store: Store,
-  session: SiteSession,
-  plan: MigrationPlan,
-  byId: Map<string, SourceItem>,
-  keys: { sourceKey: string; targetKey: string },
-  context: RemapContext & {
-    ids: Record<MigrateType, Map<number, number>>;
-    urls: Map<string, string>;
-  },
-  report: MigrateReport,
-): Promise<void> {
-  for (const type of ['media', 'pages', 'posts'] as const) {
-    const steps = plan.steps.filter((step) => step.type === type);
-    const mappedIds = steps.filter((step) => context.ids[type].has(step.sourceId));
-    const unmapped = steps.filter(
-      (step) => !context.ids[type].has(step.sourceId) && step.slug !== '',
-    );
-    const perPage = session.index.perPageMax(`cms/v2/${type}`);
-    const statuses =
-      type === 'media'
-        ? ['inherit', 'private']
-        : ['publish', 'future', 'draft', 'pending', 'private'];
-    // Target items already mapped: fetch them (by id) to learn their URLs for rewriting.
-    for (const chunk of chunkIds(
-      mappedIds.map((step) => context.ids[type].get(step.sourceId)!),
-      perPage,
-    )) {
-      const page = await session.client.listPage<Record<string, unknown>>(`cms/v2/${type}`, {
-        include: chunk,
-        per_page: chunk.length,
-        context: 'edit',
-        status: statuses,
-      });
-      report.requests += 1;
-      const targets = new Map(page.items.map((item) => [item.id as number, item]));
-      for (const step of mappedIds) {
-        const target = targets.get(context.ids[type].get(step.sourceId)!);
-        const item = byId.get(`${type}:${step.sourceId}`);
-        if (target && item) rememberUrls(context, type, item.json, target);
-      }
-    }
-    for (let start = 0; start < unmapped.length; start += perPage) {
-      const chunk = unmapped.slice(start, start + perPage);
-      const page = await session.client.listPage<Record<string, unknown>>(`cms/v2/${type}`, {
-        slug: chunk.map((step) => step.slug),
-        per_page: perPage,
-        context: 'edit',
-        status: statuses,
-      });
-      report.requests += 1;
-      for (const step of chunk) {
-        const item = byId.get(`${type}:${step.sourceId}`)!;
-        const match = page.items.find((candidate) => sameItem(item.json, candidate));
-        if (match === undefined || typeof match.id !== 'number') continue;
-        store.idMap.set(keys.sourceKey, type, step.sourceId, keys.targetKey, match.id);
-        context.ids[type].set(step.sourceId, match.id);
-        rememberUrls(context, type, item.json, match);
-        report.recovered += 1;
-      }
-    }
-  }
-}
-
-function sameItem(
-  source: Readonly<Record<string, unknown>>,
-  target: Readonly<Record<string, unknown>>,
-): boolean {
-  if (target.slug !== source.slug) return false;
-  if (typeof source.date_gmt === 'string' && typeof target.date_gmt === 'string') {
-    return source.date_gmt.slice(0, 19) === target.date_gmt.slice(0, 19);
-  }
-  return true;
-}
-
-function rememberUrls(
-  context: { urls: Map<string, string> },
-  type: MigrateType,
-  source: Readonly<Record<string, unknown>>,
-  target: Readonly<Record<string, unknown>>,
-): void {
-  if (type === 'media') {
-    for (const [from, to] of mediaUrlPairs(source, target)) context.urls.set(from, to);
-  } else if (typeof source.link === 'string' && typeof target.link === 'string') {
-    context.urls.set(source.link, target.link);
-  }
 }
 
 async function mediaBytes(
@@ -363,7 +356,7 @@ async function mediaBytes(
   return download.data;
 }
 
-async function createMedia(
+async function uploadMedia(
   session: SiteSession,
   item: SourceItem,
   bytes: Buffer,
@@ -385,10 +378,7 @@ interface CreateRun {
   readonly store: Store;
   readonly session: SiteSession;
   readonly byId: ReadonlyMap<string, SourceItem>;
-  readonly context: RemapContext & {
-    ids: Record<MigrateType, Map<number, number>>;
-    urls: Map<string, string>;
-  };
+  readonly context: MigrateContext;
   readonly keys: { sourceKey: string; targetKey: string };
   readonly maxItems: number;
   readonly report: MigrateReport;

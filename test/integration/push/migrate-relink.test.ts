@@ -31,7 +31,9 @@ describe('migrate: links to items created later', () => {
     }
   });
   const migrateJson = () =>
-    runCliCaptured([...migrateArgs(temp.file, target), '--json'], { env: credentialEnv(target) });
+    runCliCaptured([...migrateArgs(temp.file, target), '--on-conflict', 'beside', '--json'], {
+      env: credentialEnv(target),
+    });
 
   afterEach(async () => {
     await source?.close();

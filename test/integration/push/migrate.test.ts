@@ -97,12 +97,12 @@ describe('migrate the seeded pl site into an empty second site', () => {
     }
   }
 
-  it('dry run prints the plan and creates nothing', async () => {
-    const result = await runCliCaptured([...args(), '--dry-run'], { env: {}, cwd: temp.dir });
+  it('dry run reads the target, prints the plan and creates nothing', async () => {
+    const result = await runCliCaptured([...args(), '--dry-run'], { env, cwd: temp.dir });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^create media \d+ /m);
     expect(result.stdout).toMatch(
-      /^plan: create \d+ media, \d+ pages, \d+ posts; skip 0 already migrated$/m,
+      /^plan: create \d+ media, \d+ pages, \d+ posts; skip 0 already migrated; recover 0 found on the target; 0 conflict\(s\)$/m,
     );
     expect(posts(target)).toEqual([]);
   });
