@@ -11,6 +11,8 @@ interface ReferenceFlags {
   seed?: string;
   faults?: string;
   hostile?: boolean;
+  sluglessDrafts?: boolean;
+  overlapWith?: string;
 }
 
 export function referenceCommand(io: CliIo): Command {
@@ -24,6 +26,14 @@ export function referenceCommand(io: CliIo): Command {
     .option('--seed <text>', 'seed for the deterministic content')
     .option('--faults <spec>', 'inject faults, e.g. latency=20ms,error=0.1,429=0.05,reset=0.02')
     .option('--hostile', 'add items with hostile slugs, links and file names')
+    .option(
+      '--slugless-drafts',
+      'drafts and pending items have an empty slug, as deployed servers answer',
+    )
+    .option(
+      '--overlap-with <seed>',
+      "also hold the site's own items with the slugs and dates of some items of the site seeded with <seed> (a migration target with content)",
+    )
     .action(async (flags: ReferenceFlags) => {
       const { startReferenceSite, parseFaults } = await import('../reference/index.js');
       const faults = flags.faults === undefined ? undefined : parseFaults(flags.faults);
@@ -36,6 +46,8 @@ export function referenceCommand(io: CliIo): Command {
         ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
         ...(faults !== undefined ? { faults } : {}),
         ...(flags.hostile ? { hostile: true } : {}),
+        ...(flags.sluglessDrafts ? { sluglessDrafts: true } : {}),
+        ...(flags.overlapWith !== undefined ? { overlapWith: flags.overlapWith } : {}),
       });
       io.stdout.write(
         [

@@ -11,6 +11,7 @@ import { LangStore } from './store.js';
 import type { StoredItem, Term } from './store.js';
 import { revisionsFor, richContent } from './seed-content.js';
 import { addHostileItems } from './hostile.js';
+import { addOverlapItems } from './overlap.js';
 
 /**
  * Deterministic seed content. The same seed gives the same items (ids, dates, text) on every
@@ -26,6 +27,10 @@ export interface SeedOptions {
   readonly languages: readonly string[];
   readonly hostile: boolean;
   readonly base: string;
+  /** Drafts and pending items have an empty slug, as deployed servers answer. @default false */
+  readonly sluglessDrafts?: boolean;
+  /** Seed of a site whose slugs and dates this site's own items repeat (see overlap.ts). */
+  readonly overlapWith?: string | undefined;
 }
 
 /** The instant seeded content is dated relative to (2025-01-15T09:30:00Z). */
@@ -270,6 +275,7 @@ function seedPages(
     item.parent = parentIndex >= 0 ? (plan.pages[parentIndex]?.id ?? 0) : 0;
     item.menuOrder = index;
     item.status = index === 7 ? 'draft' : 'publish';
+    if (options.sluglessDrafts && item.status === 'draft') item.slug = '';
     item.author = index % 2 === 0 ? 1 : 2;
     item.modifiedGmt = dateGmt + (index % 3) * DAY;
     item.template = index === 0 ? 'full-width' : '';
@@ -380,6 +386,8 @@ function seedPosts(
       if (index % 211 === 0) item.status = 'draft';
       else if (index % 307 === 0) item.status = 'private';
     }
+    if (options.sluglessDrafts && (item.status === 'draft' || item.status === 'pending'))
+      item.slug = '';
     out.push(item);
   }
   return out;
@@ -464,5 +472,21 @@ export function seedSite(options: SeedOptions): Map<string, LangStore> {
   options.languages.forEach((lang, langIndex) =>
     stores.set(lang, seedLanguage(options, plan, lang, langIndex)),
   );
+  if (options.overlapWith !== undefined) {
+    // The other site's first items do not depend on its sizes beyond these.
+    const others = seedSite({
+      ...options,
+      seed: options.overlapWith,
+      posts: RICH_POSTS,
+      pages: 8,
+      media: 6,
+      hostile: false,
+      overlapWith: undefined,
+    });
+    for (const [lang, store] of stores) {
+      addOverlapItems(store, others.get(lang)!, options.base);
+      store.version++;
+    }
+  }
   return stores;
 }

@@ -36,6 +36,14 @@ export interface ReferenceOptions {
   readonly hostile?: boolean;
   /** The site's notion of "now" for writes. @default () => new Date() */
   readonly clock?: () => Date;
+  /** Seed drafts and pending items with an empty slug (deployed servers do). @default false */
+  readonly sluglessDrafts?: boolean;
+  /**
+   * Also hold this site's own items (by the second user) with the slugs and dates of two
+   * top-level pages, a post and a media item of the site seeded with this seed: a migration
+   * target that already has content. @default none
+   */
+  readonly overlapWith?: string;
 }
 
 export interface Credentials {
@@ -128,6 +136,8 @@ export async function startReferenceSite(options: ReferenceOptions = {}): Promis
     languages,
     hostile: options.hostile ?? false,
     base: site.base,
+    sluglessDrafts: options.sluglessDrafts ?? false,
+    overlapWith: options.overlapWith,
   })) {
     stores.set(lang, store);
     dispatchers.set(lang, createDispatcher(site, lang, ROUTES));
