@@ -1,0 +1,201 @@
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ContentType, StoredItem } from '../../src/reference/index.js';
+import { credentialEnv, migrateArgs, unpacedPipeline } from '../helpers/cli-args.js';
+import { getJson, startReference, type ReferenceSite } from '../helpers/reference.js';
+import { pullSource } from '../helpers/reliability-migrate.js';
+import { cliArgs, onRequest } from '../helpers/reliability-process.js';
+import { tempCache, type TempCache } from '../helpers/temp-cache.js';
+
+const TYPES: readonly ContentType[] = ['media', 'pages', 'posts'];
+const LEFT_BEHIND = new Set(['trash', 'auto-draft']);
+
+interface Outcome {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** A request as the kill rule sees it: its kind and how many of that kind this run has sent. */
+type KillRule = (kind: string, nth: number) => boolean;
+
+/**
+ * `migrate --on-conflict beside` into a target that already holds a person's items with the
+ * slugs and dates of source items (reference `overlapWith`), from a source whose drafts and
+ * pending items have no slug (reference `sluglessDrafts`). Killed with SIGKILL at the five
+ * moments of issue 13 (the kill lands when the target receives the request, which the target
+ * still carries out: the item exists, the cache never hears of it), re-run, and finally run
+ * again from a copy of the cache taken before the first run (its id_map lost).
+ */
+describe('reliability: migrate into a target with content, killed at five moments', () => {
+  let source: ReferenceSite;
+  let target: ReferenceSite;
+  let temp: TempCache;
+  beforeEach(async () => {
+    source = await startReference({ languages: ['pl'], posts: 40, sluglessDrafts: true });
+    target = await startReference({
+      ...{ languages: ['pl'], posts: 0, pages: 0, media: 0, seed: 'target' },
+      overlapWith: 'cms-mirror',
+    });
+    temp = tempCache('cms-mirror-rel-');
+  });
+  afterEach(async () => {
+    await source.close();
+    await target.close();
+    temp.cleanup();
+  });
+
+  /**
+   * Runs the CLI in a child; SIGKILLs it when `kill` says so for a request the target
+   * receives. With `drop`, that request is also dropped unanswered and not carried out (the
+   * fault decision comes after the log entry): the kill came before it reached the server.
+   */
+  function runChild(argv: readonly string[], kill?: KillRule, drop = false): Promise<Outcome> {
+    const child = spawn(process.execPath, [...cliArgs(), ...argv], {
+      cwd: temp.dir,
+      env: { ...process.env, ...credentialEnv(target), NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const seen = new Map<string, number>();
+    const remove = onRequest(target, () => {
+      const entry = target.requests[target.requests.length - 1]!;
+      const kind = `${entry.method} ${entry.path}`;
+      const nth = (seen.get(kind) ?? 0) + 1;
+      seen.set(kind, nth);
+      if (!kill?.(kind, nth)) return;
+      if (drop) target.control.setFaults('reset=1');
+      child.kill('SIGKILL');
+    });
+    return new Promise((resolve, reject) => {
+      child.once('error', (error) => {
+        remove();
+        reject(error);
+      });
+      child.once('exit', (code, signal) => {
+        remove();
+        target.control.setFaults(undefined);
+        resolve({ code, signal, stdout, stderr });
+      });
+    });
+  }
+
+  /** A page of the source links to the source post whose slug a person's post holds on the target. */
+  async function linkPageToConflictingPost(): Promise<void> {
+    const own = target.control.listItems('pl', 'posts')[0]!;
+    const post = source.control
+      .listItems('pl', 'posts')
+      .find((item) => item.slug === own.slug && item.dateGmt === own.dateGmt)!;
+    expect(post, 'the overlap repeats a source post').toBeDefined();
+    const { body } = await getJson(source, 'pl', `/cms/v2/posts/${post.id}`, { auth: true });
+    const page = source.control.listItems('pl', 'pages').find((item) => item.parent === 0)!;
+    source.control.updateItem('pl', 'pages', page.id, {
+      content: `${page.content}\n<p><a href="${body.link as string}">see</a></p>`,
+    });
+  }
+
+  /** What the target holds besides the person's items, in terms a migration keeps. */
+  const migrated = (type: ContentType, own: ReadonlySet<number>) =>
+    target.control
+      .listItems('pl', type)
+      .filter((item) => !own.has(item.id))
+      .map((item) => `${item.title}\u0000${item.status}`)
+      .sort();
+  const sourceItems = (type: ContentType) =>
+    source.control
+      .listItems('pl', type)
+      .filter((item) => !LEFT_BEHIND.has(item.status))
+      .map((item) => `${item.title}\u0000${item.status}`)
+      .sort();
+
+  it('ends with every source item once and the target’s own items unchanged', async () => {
+    await linkPageToConflictingPost();
+    await pullSource(source, temp.file, 'pl');
+    const copy = join(temp.dir, 'before-run.sqlite');
+    copyFileSync(temp.file, copy);
+    if (existsSync(`${temp.file}-wal`)) copyFileSync(`${temp.file}-wal`, `${copy}-wal`);
+    const before = new Map(TYPES.map((type) => [type, target.control.listItems('pl', type)]));
+    const own = new Set([...before.values()].flat().map((item: StoredItem) => item.id));
+    expect(own.size).toBe(4);
+
+    const argv = [
+      ...migrateArgs(temp.file, target),
+      ...['--pipeline', unpacedPipeline(temp.dir), '--on-conflict', 'beside', '--json'],
+    ];
+    const batch = 'POST /batch/v1';
+    // The relinking pass is killed before its batch reaches the target (a batch that arrives
+    // is carried out whole by the reference, which would leave nothing to finish).
+    const moments: [string, KillRule, boolean?][] = [
+      [
+        'after a media upload, before its id is recorded',
+        (k, n) => k === 'POST /cms/v2/media' && n === 2,
+      ],
+      ['after a page batch, before its ids are recorded', (k, n) => k === batch && n === 1],
+      ['in the middle of the pages (the next level)', (k, n) => k === batch && n === 2],
+      ['in the middle of the posts (the second batch)', (k, n) => k === batch && n === 2],
+      ['during the relinking pass', (k, n) => k === batch && n === 1, true],
+    ];
+    const trace: string[] = [];
+    for (const [moment, rule, drop] of moments) {
+      const run = await runChild(argv, rule, drop);
+      trace.push(`${moment}: ${run.signal ?? `exit ${String(run.code)}`}`);
+      expect(run.signal, `${trace.join('\n')}\n${run.stderr}`).toBe('SIGKILL');
+    }
+    const final = await runChild(argv);
+    expect(final.code, `${trace.join('\n')}\n${final.stderr}`).toBe(0);
+    const report = JSON.parse(final.stdout) as {
+      failed: unknown[];
+      created: Record<string, number>;
+    };
+    expect(report.failed).toEqual([]);
+    // The relinking pass, killed above, was finished by the final run.
+    expect(report.created.posts).toBe(0);
+
+    const check = () => {
+      for (const type of TYPES) {
+        expect(migrated(type, own), type).toEqual(sourceItems(type));
+        for (const item of before.get(type)!)
+          expect(target.control.getItem('pl', type, item.id), `${type} ${item.id}`).toEqual(item);
+      }
+    };
+    check();
+    // No migrated content refers to the source site (its home and uploads are under its URL).
+    const refs = TYPES.flatMap((type) => target.control.listItems('pl', type))
+      .filter((item) => !own.has(item.id))
+      .filter((item) => `${item.content}${item.excerpt}`.includes(source.url));
+    expect(refs.map((item) => `${item.type} ${item.id}`)).toEqual([]);
+
+    // The page links to the post the target made (beside the person's, under another slug).
+    const { body: posts } = await getJson(target, 'pl', '/cms/v2/posts', {
+      query: { search: '', per_page: 100, context: 'edit' },
+      auth: true,
+    });
+    const ownPost = before.get('posts')![0]!;
+    const ours = (posts as { slug: string; link: string }[]).find((p) =>
+      p.slug.startsWith(`${ownPost.slug}-`),
+    );
+    expect(ours, 'the migrated post has another slug').toBeDefined();
+    const pages = target.control.listItems('pl', 'pages').filter((item) => !own.has(item.id));
+    expect(pages.some((page) => page.content.includes(`href="${ours!.link}"`))).toBe(true);
+
+    // A cache from before the first run (its id_map lost): nothing is created twice.
+    rmSync(`${temp.file}-wal`, { force: true });
+    rmSync(`${temp.file}-shm`, { force: true });
+    copyFileSync(copy, temp.file);
+    if (existsSync(`${copy}-wal`)) copyFileSync(`${copy}-wal`, `${temp.file}-wal`);
+    const lost = await runChild(argv);
+    expect(lost.code, lost.stderr).toBe(0);
+    expect((JSON.parse(lost.stdout) as { created: unknown }).created).toEqual({
+      media: 0,
+      pages: 0,
+      posts: 0,
+    });
+    check();
+  });
+});
