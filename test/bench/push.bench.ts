@@ -99,6 +99,50 @@ async function benchMigrate(postCount: number, mediaCount: number): Promise<void
     console.log(
       `migrate re-run: ${((performance.now() - again) / 1000).toFixed(2)} s, ${second.requests} requests, created ${JSON.stringify(second.created)}`,
     );
+    // A target that already holds a person's items with some of the source's slugs and dates.
+    const occupied = await startReferenceSite({
+      ...{ posts: 0, pages: 0, media: 0, languages: ['pl'], seed: 'occupied' },
+      overlapWith: 'cms-mirror',
+    });
+    try {
+      const { copyFileSync } = await import('node:fs');
+      const fresh = `${temp.file}.fresh.sqlite`;
+      const clean = openStore(fresh);
+      await mirrorLanguage(source, 'pl', clean, { media: true });
+      clean.close();
+      copyFileSync(fresh, `${fresh}.before`);
+      const besideStarted = performance.now();
+      const beside = await migrate({
+        fromCache: fresh,
+        fromLang: 'pl',
+        to: occupied.url,
+        toLang: 'pl',
+        credentials: occupied.credentials,
+        http: { requestsPerSecond: 0 },
+        onConflict: 'beside',
+      });
+      console.log(
+        `migrate --on-conflict beside into a target with content: ${((performance.now() - besideStarted) / 1000).toFixed(2)} s, ` +
+          `${beside.requests} requests (${beside.batches} batch calls), ${beside.conflicts.length} conflicts, ${beside.failed.length} failed`,
+      );
+      copyFileSync(`${fresh}.before`, fresh);
+      const lostStarted = performance.now();
+      const lost = await migrate({
+        fromCache: fresh,
+        fromLang: 'pl',
+        to: occupied.url,
+        toLang: 'pl',
+        credentials: occupied.credentials,
+        http: { requestsPerSecond: 0 },
+        onConflict: 'beside',
+      });
+      console.log(
+        `migrate again from a cache without its id_map: ${((performance.now() - lostStarted) / 1000).toFixed(2)} s, ` +
+          `${lost.requests} requests, recovered ${lost.recovered}, created ${JSON.stringify(lost.created)}`,
+      );
+    } finally {
+      await occupied.close();
+    }
   } finally {
     await source.close();
     await target.close();
