@@ -22,7 +22,13 @@ import {
 } from './migrate-remap.js';
 import { relinkUpdates, type CreatedItem } from './migrate-relink.js';
 import type { ConflictPolicy, MigrateConflict } from './migrate-conflicts.js';
-import { recoverTarget, rememberUrls, type MigrateContext } from './migrate-recovery.js';
+import {
+  recoverTarget,
+  rememberUrls,
+  type MigrateContext,
+  type RecoveryInput,
+  type RecoveryResult,
+} from './migrate-recovery.js';
 import { copySeoSettings, type SeoReport } from './migrate-seo.js';
 import { droppedTermWarnings } from './migrate-terms.js';
 import { sourceSiteOf } from './migrate-source.js';
@@ -115,23 +121,15 @@ async function migrateWith(store: Store, options: MigrateOptions): Promise<Migra
     const byId = new Map(items.map((item) => [`${item.type}:${item.id}`, item]));
     const context = remapContext(store, sourceKey, targetKey, source, session, options);
     report.skipped = plan.steps.filter((step) => step.action === 'skip').length;
-    const policy = options.onConflict ?? 'stop';
-    const found = await recoverTarget({
-      ...{ store, session, plan, byId, context, policy },
-      keys: { sourceKey, targetKey },
-      dryRun: options.dryRun ?? false,
-    });
-    Object.assign(report, {
-      recovered: found.recovered,
-      adopted: found.adopted,
-      conflicts: found.conflicts,
-    });
-    report.requests += found.requests;
-    report.planText = formatPlan(
-      { ...plan, warnings: report.warnings },
-      { recovered: context.ids, conflicts: found.conflicts },
+    const found = await readTarget(
+      {
+        ...{ store, session, plan, byId, context },
+        policy: options.onConflict ?? 'stop',
+        keys: { sourceKey, targetKey },
+        dryRun: options.dryRun ?? false,
+      },
+      report,
     );
-    report.stopped = policy === 'stop' && found.conflicts.length > 0;
     if (options.dryRun || report.stopped) return report;
     const pending = (type: MigrateType) =>
       plan.steps.filter(
@@ -181,6 +179,21 @@ async function migrateWith(store: Store, options: MigrateOptions): Promise<Migra
     await session.client.close();
     await sourceClient?.close();
   }
+}
+
+/** What the target holds (see migrate-recovery.ts), in the report and the plan text. */
+async function readTarget(input: RecoveryInput, report: MigrateReport): Promise<RecoveryResult> {
+  const found = await recoverTarget(input);
+  report.recovered = found.recovered;
+  report.adopted = found.adopted;
+  report.conflicts = found.conflicts;
+  report.requests += found.requests;
+  report.planText = formatPlan(
+    { ...input.plan, warnings: report.warnings },
+    { recovered: input.context.ids, conflicts: found.conflicts },
+  );
+  report.stopped = input.policy === 'stop' && found.conflicts.length > 0;
+  return found;
 }
 
 function emptyReport(): MigrateReport {

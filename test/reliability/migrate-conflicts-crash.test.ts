@@ -35,7 +35,7 @@ describe('reliability: migrate into a target with content, killed at five moment
   let target: ReferenceSite;
   let temp: TempCache;
   beforeEach(async () => {
-    source = await startReference({ languages: ['pl'], posts: 40, sluglessDrafts: true });
+    source = await startReference({ languages: ['pl'], posts: 30, sluglessDrafts: true });
     target = await startReference({
       ...{ languages: ['pl'], posts: 0, pages: 0, media: 0, seed: 'target' },
       overlapWith: 'cms-mirror',
@@ -114,88 +114,93 @@ describe('reliability: migrate into a target with content, killed at five moment
       .map((item) => `${item.title}\u0000${item.status}`)
       .sort();
 
-  it('ends with every source item once and the target’s own items unchanged', async () => {
-    await linkPageToConflictingPost();
-    await pullSource(source, temp.file, 'pl');
-    const copy = join(temp.dir, 'before-run.sqlite');
-    copyFileSync(temp.file, copy);
-    if (existsSync(`${temp.file}-wal`)) copyFileSync(`${temp.file}-wal`, `${copy}-wal`);
-    const before = new Map(TYPES.map((type) => [type, target.control.listItems('pl', type)]));
-    const own = new Set([...before.values()].flat().map((item: StoredItem) => item.id));
-    expect(own.size).toBe(4);
+  // Seven child runs of the CLI: on two busy cores that takes longer than the default minute.
+  it(
+    'ends with every source item once and the target’s own items unchanged',
+    { timeout: 240_000 },
+    async () => {
+      await linkPageToConflictingPost();
+      await pullSource(source, temp.file, 'pl');
+      const copy = join(temp.dir, 'before-run.sqlite');
+      copyFileSync(temp.file, copy);
+      if (existsSync(`${temp.file}-wal`)) copyFileSync(`${temp.file}-wal`, `${copy}-wal`);
+      const before = new Map(TYPES.map((type) => [type, target.control.listItems('pl', type)]));
+      const own = new Set([...before.values()].flat().map((item: StoredItem) => item.id));
+      expect(own.size).toBe(4);
 
-    const argv = [
-      ...migrateArgs(temp.file, target),
-      ...['--pipeline', unpacedPipeline(temp.dir), '--on-conflict', 'beside', '--json'],
-    ];
-    const batch = 'POST /batch/v1';
-    // The relinking pass is killed before its batch reaches the target (a batch that arrives
-    // is carried out whole by the reference, which would leave nothing to finish).
-    const moments: [string, KillRule, boolean?][] = [
-      [
-        'after a media upload, before its id is recorded',
-        (k, n) => k === 'POST /cms/v2/media' && n === 2,
-      ],
-      ['after a page batch, before its ids are recorded', (k, n) => k === batch && n === 1],
-      ['in the middle of the pages (the next level)', (k, n) => k === batch && n === 2],
-      ['in the middle of the posts (the second batch)', (k, n) => k === batch && n === 2],
-      ['during the relinking pass', (k, n) => k === batch && n === 1, true],
-    ];
-    const trace: string[] = [];
-    for (const [moment, rule, drop] of moments) {
-      const run = await runChild(argv, rule, drop);
-      trace.push(`${moment}: ${run.signal ?? `exit ${String(run.code)}`}`);
-      expect(run.signal, `${trace.join('\n')}\n${run.stderr}`).toBe('SIGKILL');
-    }
-    const final = await runChild(argv);
-    expect(final.code, `${trace.join('\n')}\n${final.stderr}`).toBe(0);
-    const report = JSON.parse(final.stdout) as {
-      failed: unknown[];
-      created: Record<string, number>;
-    };
-    expect(report.failed).toEqual([]);
-    // The relinking pass, killed above, was finished by the final run.
-    expect(report.created.posts).toBe(0);
-
-    const check = () => {
-      for (const type of TYPES) {
-        expect(migrated(type, own), type).toEqual(sourceItems(type));
-        for (const item of before.get(type)!)
-          expect(target.control.getItem('pl', type, item.id), `${type} ${item.id}`).toEqual(item);
+      const argv = [
+        ...migrateArgs(temp.file, target),
+        ...['--pipeline', unpacedPipeline(temp.dir), '--on-conflict', 'beside', '--json'],
+      ];
+      const batch = 'POST /batch/v1';
+      // The relinking pass is killed before its batch reaches the target (a batch that arrives
+      // is carried out whole by the reference, which would leave nothing to finish).
+      const moments: [string, KillRule, boolean?][] = [
+        [
+          'after a media upload, before its id is recorded',
+          (k, n) => k === 'POST /cms/v2/media' && n === 2,
+        ],
+        ['after a page batch, before its ids are recorded', (k, n) => k === batch && n === 1],
+        ['in the middle of the pages (the next level)', (k, n) => k === batch && n === 2],
+        ['in the middle of the posts (the second batch)', (k, n) => k === batch && n === 2],
+        ['during the relinking pass', (k, n) => k === batch && n === 1, true],
+      ];
+      const trace: string[] = [];
+      for (const [moment, rule, drop] of moments) {
+        const run = await runChild(argv, rule, drop);
+        trace.push(`${moment}: ${run.signal ?? `exit ${String(run.code)}`}`);
+        expect(run.signal, `${trace.join('\n')}\n${run.stderr}`).toBe('SIGKILL');
       }
-    };
-    check();
-    // No migrated content refers to the source site (its home and uploads are under its URL).
-    const refs = TYPES.flatMap((type) => target.control.listItems('pl', type))
-      .filter((item) => !own.has(item.id))
-      .filter((item) => `${item.content}${item.excerpt}`.includes(source.url));
-    expect(refs.map((item) => `${item.type} ${item.id}`)).toEqual([]);
+      const final = await runChild(argv);
+      expect(final.code, `${trace.join('\n')}\n${final.stderr}`).toBe(0);
+      const report = JSON.parse(final.stdout) as {
+        failed: unknown[];
+        created: Record<string, number>;
+      };
+      expect(report.failed).toEqual([]);
+      // The relinking pass, killed above, was finished by the final run.
+      expect(report.created.posts).toBe(0);
 
-    // The page links to the post the target made (beside the person's, under another slug).
-    const { body: posts } = await getJson(target, 'pl', '/cms/v2/posts', {
-      query: { search: '', per_page: 100, context: 'edit' },
-      auth: true,
-    });
-    const ownPost = before.get('posts')![0]!;
-    const ours = (posts as { slug: string; link: string }[]).find((p) =>
-      p.slug.startsWith(`${ownPost.slug}-`),
-    );
-    expect(ours, 'the migrated post has another slug').toBeDefined();
-    const pages = target.control.listItems('pl', 'pages').filter((item) => !own.has(item.id));
-    expect(pages.some((page) => page.content.includes(`href="${ours!.link}"`))).toBe(true);
+      const check = () => {
+        for (const type of TYPES) {
+          expect(migrated(type, own), type).toEqual(sourceItems(type));
+          for (const item of before.get(type)!)
+            expect(target.control.getItem('pl', type, item.id), `${type} ${item.id}`).toEqual(item);
+        }
+      };
+      check();
+      // No migrated content refers to the source site (its home and uploads are under its URL).
+      const refs = TYPES.flatMap((type) => target.control.listItems('pl', type))
+        .filter((item) => !own.has(item.id))
+        .filter((item) => `${item.content}${item.excerpt}`.includes(source.url));
+      expect(refs.map((item) => `${item.type} ${item.id}`)).toEqual([]);
 
-    // A cache from before the first run (its id_map lost): nothing is created twice.
-    rmSync(`${temp.file}-wal`, { force: true });
-    rmSync(`${temp.file}-shm`, { force: true });
-    copyFileSync(copy, temp.file);
-    if (existsSync(`${copy}-wal`)) copyFileSync(`${copy}-wal`, `${temp.file}-wal`);
-    const lost = await runChild(argv);
-    expect(lost.code, lost.stderr).toBe(0);
-    expect((JSON.parse(lost.stdout) as { created: unknown }).created).toEqual({
-      media: 0,
-      pages: 0,
-      posts: 0,
-    });
-    check();
-  });
+      // The page links to the post the target made (beside the person's, under another slug).
+      const { body: posts } = await getJson(target, 'pl', '/cms/v2/posts', {
+        query: { search: '', per_page: 100, context: 'edit' },
+        auth: true,
+      });
+      const ownPost = before.get('posts')![0]!;
+      const ours = (posts as { slug: string; link: string }[]).find((p) =>
+        p.slug.startsWith(`${ownPost.slug}-`),
+      );
+      expect(ours, 'the migrated post has another slug').toBeDefined();
+      const pages = target.control.listItems('pl', 'pages').filter((item) => !own.has(item.id));
+      expect(pages.some((page) => page.content.includes(`href="${ours!.link}"`))).toBe(true);
+
+      // A cache from before the first run (its id_map lost): nothing is created twice.
+      rmSync(`${temp.file}-wal`, { force: true });
+      rmSync(`${temp.file}-shm`, { force: true });
+      copyFileSync(copy, temp.file);
+      if (existsSync(`${copy}-wal`)) copyFileSync(`${copy}-wal`, `${temp.file}-wal`);
+      const lost = await runChild(argv);
+      expect(lost.code, lost.stderr).toBe(0);
+      expect((JSON.parse(lost.stdout) as { created: unknown }).created).toEqual({
+        media: 0,
+        pages: 0,
+        posts: 0,
+      });
+      check();
+    },
+  );
 });
