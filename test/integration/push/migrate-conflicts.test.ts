@@ -214,6 +214,18 @@ describe('migrate: credentials and terms', () => {
     expect(target.control.listItems('pl', 'posts')).toEqual([]);
   });
 
+  it('an unknown --on-conflict policy: one line, exit 2, nothing sent', async () => {
+    const result = await runCliCaptured([...args(), '--on-conflict', 'merge'], {
+      env: credentialEnv(target),
+      cwd: temp.dir,
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'cms-mirror: --on-conflict: expected one of stop, skip, beside, adopt, got "merge"\n',
+    );
+    expect(target.requests).toEqual([]);
+  });
+
   it('says once which term ids were dropped (texts in --json); --keep-terms keeps them', async () => {
     const result = await runCliCaptured([...args(), '--json'], {
       env: credentialEnv(target),

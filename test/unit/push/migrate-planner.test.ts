@@ -102,3 +102,28 @@ describe('formatPlan', () => {
     );
   });
 });
+
+describe('formatPlan with what the target holds', () => {
+  it('says per item whether it is created, recovered or in conflict, and counts only creates', () => {
+    const plan = planMigration(
+      [media(7), page(11, 0), page(12, 0), post(1), post(2)],
+      (type, id) => (type === 'posts' && id === 2 ? 52 : undefined),
+    );
+    const text = formatPlan(plan, {
+      recovered: { media: new Map([[7, 70]]), pages: new Map(), posts: new Map([[2, 52]]) },
+      conflicts: [
+        { type: 'pages', sourceId: 11, targetIds: [5], resolution: 'skip' },
+        { type: 'posts', sourceId: 1, targetIds: [6], resolution: 'beside' },
+      ],
+    });
+    expect(text.split('\n')).toEqual([
+      'recover media 7 "M7" (m7): already on the target as 70 (made by this migration)',
+      'conflict pages 11 "Page 11" (p11): the target\'s pages 5 has this slug; skipped',
+      'create pages 12 "Page 12" (p12)',
+      'conflict posts 1 "Post 1" (s1): the target\'s posts 6 has this slug; created beside it under another slug',
+      'skip   posts 2 "Post 2" (s2): already migrated as 52',
+      'plan: create 0 media, 1 pages, 1 posts; skip 1 already migrated; recover 1 found on the target; 2 conflict(s)',
+      '',
+    ]);
+  });
+});
