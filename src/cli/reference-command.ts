@@ -13,6 +13,8 @@ interface ReferenceFlags {
   hostile?: boolean;
   sluglessDrafts?: boolean;
   overlapWith?: string;
+  attachmentsFollowParent?: boolean;
+  versionCounts: boolean;
 }
 
 export function referenceCommand(io: CliIo): Command {
@@ -34,6 +36,11 @@ export function referenceCommand(io: CliIo): Command {
       '--overlap-with <seed>',
       "also hold the site's own items with the slugs and dates of some items of the site seeded with <seed> (a migration target with content)",
     )
+    .option(
+      '--attachments-follow-parent',
+      'media attached to a draft are counted in X-CMS-Total but hidden from anonymous readers, as on deployed servers',
+    )
+    .option('--no-version-counts', 'leave _links["version-history"][0].count out of items')
     .action(async (flags: ReferenceFlags) => {
       const { startReferenceSite, parseFaults } = await import('../reference/index.js');
       const faults = flags.faults === undefined ? undefined : parseFaults(flags.faults);
@@ -48,6 +55,8 @@ export function referenceCommand(io: CliIo): Command {
         ...(flags.hostile ? { hostile: true } : {}),
         ...(flags.sluglessDrafts ? { sluglessDrafts: true } : {}),
         ...(flags.overlapWith !== undefined ? { overlapWith: flags.overlapWith } : {}),
+        ...(flags.attachmentsFollowParent ? { attachmentsFollowParent: true } : {}),
+        versionCounts: flags.versionCounts,
       });
       io.stdout.write(
         [

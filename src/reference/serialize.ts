@@ -80,10 +80,11 @@ function itemLinks(site: SiteState, store: LangStore, item: StoredItem): Record<
     author: [{ embeddable: true, href: `${root}cms/v2/users/${item.author}` }],
   };
   if (item.type !== 'attachment') {
-    const revisions = store.revisionsOf(item.id, 'revision');
-    links['version-history'] = [
-      { count: revisions.length, href: `${root}cms/v2/${collection}/${item.id}/revisions` },
-    ];
+    // The count is the length of the revisions list, which includes the autosaves.
+    const history = store.revisionsOf(item.id);
+    const revisions = history.filter((revision) => revision.kind === 'revision');
+    const href = `${root}cms/v2/${collection}/${item.id}/revisions`;
+    links['version-history'] = [site.versionCounts ? { count: history.length, href } : { href }];
     const last = revisions[revisions.length - 1];
     if (last) {
       links['predecessor-version'] = [

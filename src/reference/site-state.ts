@@ -21,6 +21,10 @@ export interface SiteState {
   readonly languages: readonly string[];
   readonly stores: ReadonlyMap<string, LangStore>;
   readonly users: readonly User[];
+  /** Media attached to a post or page are readable only by who may read it (permissions.ts). */
+  readonly attachmentsFollowParent: boolean;
+  /** Items carry `_links["version-history"][0].count`; false: a server that leaves it out. */
+  readonly versionCounts: boolean;
   clock: () => Date;
   readonly log: RequestLogEntry[];
 }

@@ -12,7 +12,7 @@ import type { Dispatcher } from './route-types.js';
 import { seedSite } from './seed.js';
 import type { RequestLogEntry, SiteState } from './site-state.js';
 import type { LangStore } from './store.js';
-import { createUsers } from './users.js';
+import { createUsers, type User } from './users.js';
 
 /** Options of the embedded reference site (the `cms-mirror reference` flags map onto them). */
 export interface ReferenceOptions {
@@ -34,6 +34,14 @@ export interface ReferenceOptions {
   readonly faults?: FaultSpec | string;
   /** Add items with hostile slugs, links and file names. @default false */
   readonly hostile?: boolean;
+  /**
+   * Media attached to a post or page follow its visibility, as on deployed servers: one
+   * attached to a draft is counted in an anonymous reader's `X-CMS-Total` but left out of the
+   * list, and reading it answers 401 `rest_forbidden`. @default false
+   */
+  readonly attachmentsFollowParent?: boolean;
+  /** Send `_links["version-history"][0].count` on items (false: a server that omits it). @default true */
+  readonly versionCounts?: boolean;
   /** The site's notion of "now" for writes. @default () => new Date() */
   readonly clock?: () => Date;
   /** Seed drafts and pending items with an empty slug (deployed servers do). @default false */
@@ -58,6 +66,8 @@ export interface ReferenceSite {
   readonly credentials: Credentials;
   /** A second editor (user id 2), for "edited by someone else". */
   readonly otherCredentials: Credentials;
+  /** Valid credentials of weak roles: an author (id 3) and a subscriber (id 4). */
+  readonly roleCredentials: { readonly author: Credentials; readonly subscriber: Credentials };
   /** Every request served, in order of arrival. */
   readonly requests: RequestLogEntry[];
   readonly control: ReferenceControl;
@@ -108,6 +118,8 @@ export async function startReferenceSite(options: ReferenceOptions = {}): Promis
     languages,
     stores,
     users,
+    attachmentsFollowParent: options.attachmentsFollowParent ?? false,
+    versionCounts: options.versionCounts ?? true,
     clock: options.clock ?? (() => new Date()),
     log: [],
   };
@@ -142,12 +154,16 @@ export async function startReferenceSite(options: ReferenceOptions = {}): Promis
     stores.set(lang, store);
     dispatchers.set(lang, createDispatcher(site, lang, ROUTES));
   }
-  const [admin, editor] = users as [(typeof users)[0], (typeof users)[0]];
+  const [admin, editor, author, subscriber] = users as [User, User, User, User];
   let closed: Promise<void> | undefined;
   return {
     url: site.base,
     credentials: { user: admin.login, password: admin.password },
     otherCredentials: { user: editor.login, password: editor.password },
+    roleCredentials: {
+      author: { user: author.login, password: author.password },
+      subscriber: { user: subscriber.login, password: subscriber.password },
+    },
     requests: site.log,
     control: createControl(site, (next) => {
       injector = next;

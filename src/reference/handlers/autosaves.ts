@@ -1,5 +1,6 @@
 import type { ContextName } from '../arg-schema.js';
 import { planWrite } from '../items-write.js';
+import { forbidden, mayEdit } from '../permissions.js';
 import { RestError } from '../rest-error.js';
 import { json } from '../route-types.js';
 import type { Handler } from '../route-types.js';
@@ -17,9 +18,9 @@ export function autosaveListHandler(type: ItemType): Handler {
   return (context) => {
     const parent = context.store.getItem(type, Number(context.urlParams.id));
     if (!parent) throw new RestError(404, 'rest_post_invalid_parent', 'Invalid post parent ID.');
-    if (!context.user) {
-      throw new RestError(
-        401,
+    if (!mayEdit(context.user, parent.type)) {
+      throw forbidden(
+        context.user,
         'rest_cannot_read',
         'Sorry, you are not allowed to view autosaves of this post.',
       );
@@ -37,9 +38,9 @@ export function autosaveListHandler(type: ItemType): Handler {
 export function autosaveGetHandler(type: ItemType): Handler {
   return (context) => {
     const parent = requireParent(context, type, Number(context.urlParams.parent));
-    if (!context.user) {
-      throw new RestError(
-        401,
+    if (!mayEdit(context.user, parent.type)) {
+      throw forbidden(
+        context.user,
         'rest_cannot_read',
         'Sorry, you are not allowed to view autosaves of this post.',
       );

@@ -1,5 +1,6 @@
 import type { ContextName } from '../arg-schema.js';
 import { applyMediaFields, newItem, planWrite, recordRevision } from '../items-write.js';
+import { canRead, checkListStatuses, forbidden, mayEdit } from '../permissions.js';
 import { runListQuery } from '../query-items.js';
 import type { ListQuery, TermFilter } from '../query-items.js';
 import { RestError } from '../rest-error.js';
@@ -9,19 +10,12 @@ import { serializeItem } from '../serialize.js';
 import { parseDateTime, toEpochSeconds } from '../site-dates.js';
 import { COLLECTION_OF_TYPE } from '../store.js';
 import type { ItemType, StoredItem } from '../store.js';
-import type { User } from '../users.js';
 
 /**
  * Collections and items of posts, pages and media: list, read, create (posts/pages), update
- * and delete, with the permission rules servers apply (published content is public; any
- * other status, `context=edit` and writes need credentials).
+ * and delete, with the permission rules servers apply (permissions.ts: published content is
+ * public; any other status, `context=edit` and writes need a user whose role allows them).
  */
-const PUBLIC_STATUSES = new Set(['publish', 'inherit']);
-
-export function canRead(item: StoredItem, user: User | undefined): boolean {
-  return user !== undefined || PUBLIC_STATUSES.has(item.status);
-}
-
 function asList<T>(value: unknown): T[] | undefined {
   if (value === undefined || value === null) return undefined;
   return (Array.isArray(value) ? value : [value]) as T[];
@@ -43,10 +37,6 @@ function requireItem(context: HandlerContext, type: ItemType, id: number): Store
   const item = context.store.getItem(type, id);
   if (!item) throw new RestError(404, 'rest_post_invalid_id', 'Invalid post ID.');
   return item;
-}
-
-function forbidden(user: User | undefined, code: string, message: string): RestError {
-  return new RestError(user ? 403 : 401, code, message);
 }
 
 export function collectionUrl(context: HandlerContext, type: ItemType): string {
@@ -81,7 +71,9 @@ export function listHandler(type: ItemType): Handler {
   return (context) => {
     const { params, user, store } = context;
     const contextName = params.context as ContextName;
-    if (contextName === 'edit' && !user) {
+    const statuses = asList<string>(params.status) ?? ['publish'];
+    checkListStatuses(user, type, statuses);
+    if (contextName === 'edit' && !mayEdit(user, type)) {
       throw forbidden(
         user,
         'rest_forbidden_context',
@@ -111,7 +103,6 @@ export function listHandler(type: ItemType): Handler {
         'You need to define a slug parameter to order by include_slugs.',
       );
     }
-    const statuses = asList<string>(params.status) ?? ['publish'];
     const offset = store.settings.gmtOffset;
     const date = (value: unknown): number | undefined =>
       typeof value === 'string' ? parseDateTime(value, offset) : undefined;
@@ -162,7 +153,10 @@ export function listHandler(type: ItemType): Handler {
       context: contextName,
       showProtected: contextName === 'edit' && user !== undefined,
     };
-    const body = result.items.map((item) => serializeItem(context.site, store, item, view));
+    // Counted above, left out here: the total includes what this reader may not read.
+    const body = result.items
+      .filter((item) => canRead(context.site, store, item, user))
+      .map((item) => serializeItem(context.site, store, item, view));
     return json(
       body,
       200,
@@ -182,7 +176,7 @@ export function getHandler(type: ItemType): Handler {
     const { params, user } = context;
     const item = requireItem(context, type, params.id as number);
     const contextName = params.context as ContextName;
-    if (contextName === 'edit' && !user) {
+    if (contextName === 'edit' && !mayEdit(user, type)) {
       throw forbidden(
         user,
         'rest_forbidden_context',
@@ -193,7 +187,7 @@ export function getHandler(type: ItemType): Handler {
     if (item.password !== '' && password !== '' && password !== item.password) {
       throw new RestError(403, 'rest_post_incorrect_password', 'Incorrect post password.');
     }
-    if (!canRead(item, user))
+    if (!canRead(context.site, context.store, item, user))
       throw forbidden(user, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
     const view = {
       context: contextName,
@@ -213,7 +207,7 @@ function editView(): { context: ContextName; showProtected: boolean } {
 export function createHandler(type: ItemType): Handler {
   return (context) => {
     const { params, user, store, site } = context;
-    if (!user) {
+    if (!user || !mayEdit(user, type)) {
       throw forbidden(
         user,
         'rest_cannot_create',
@@ -243,7 +237,7 @@ export function updateHandler(type: ItemType): Handler {
   return (context) => {
     const { params, user, store, site } = context;
     const item = requireItem(context, type, params.id as number);
-    if (!user)
+    if (!user || !mayEdit(user, type))
       throw forbidden(user, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
     const patch = planWrite(site, store, item, params);
     const now = toEpochSeconds(site.clock());
@@ -261,7 +255,7 @@ export function deleteHandler(type: ItemType): Handler {
   return (context) => {
     const { params, user, store, site } = context;
     const item = requireItem(context, type, params.id as number);
-    if (!user)
+    if (!user || !mayEdit(user, type))
       throw forbidden(
         user,
         'rest_cannot_delete',

@@ -1,4 +1,5 @@
 import type { ContextName } from '../arg-schema.js';
+import { forbidden, mayEdit } from '../permissions.js';
 import { RestError } from '../rest-error.js';
 import { json } from '../route-types.js';
 import type { Handler, HandlerContext } from '../route-types.js';
@@ -18,8 +19,9 @@ export function requireParent(context: HandlerContext, type: ItemType, id: numbe
   return parent;
 }
 
-function requireEditor(context: HandlerContext, message: string): void {
-  if (!context.user) throw new RestError(401, 'rest_cannot_read', message);
+function requireEditor(context: HandlerContext, parent: StoredItem, message: string): void {
+  if (!mayEdit(context.user, parent.type))
+    throw forbidden(context.user, 'rest_cannot_read', message);
 }
 
 function compareRevisions(
@@ -37,7 +39,7 @@ export function revisionListHandler(type: ItemType): Handler {
   return (context) => {
     const { params, store } = context;
     const parent = requireParent(context, type, Number(context.urlParams.parent));
-    requireEditor(context, 'Sorry, you are not allowed to view revisions of this post.');
+    requireEditor(context, parent, 'Sorry, you are not allowed to view revisions of this post.');
     const include = (params.include as number[] | undefined) ?? [];
     const exclude = new Set((params.exclude as number[] | undefined) ?? []);
     const search = typeof params.search === 'string' ? params.search.toLowerCase() : '';
@@ -106,7 +108,7 @@ export function requireRevision(context: HandlerContext, parent: StoredItem): St
 export function revisionGetHandler(type: ItemType): Handler {
   return (context) => {
     const parent = requireParent(context, type, Number(context.urlParams.parent));
-    requireEditor(context, 'Sorry, you are not allowed to view revisions of this post.');
+    requireEditor(context, parent, 'Sorry, you are not allowed to view revisions of this post.');
     const revision = requireRevision(context, parent);
     return json(
       serializeRevision(
