@@ -117,6 +117,20 @@ export class AuthError extends CmsMirrorError {
   }
 }
 
+/**
+ * The site accepted the credentials, but the user's role may not read what was asked (a
+ * subscriber asking for `context=edit`, an author asking for unpublished pages). `refused`
+ * names the request that was refused, without credentials.
+ */
+export class AccessError extends CmsMirrorError {
+  readonly refused: string;
+
+  constructor(refused: string, message: string, options: CmsMirrorErrorOptions = {}) {
+    super('E_ACCESS', message, { exitCode: 2, ...options });
+    this.refused = refused;
+  }
+}
+
 /** The cache file cannot be opened, read or written. */
 export class StoreError extends CmsMirrorError {
   readonly file: string;

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { CommonFlags } from '../config/settings.js';
 import { CmsMirrorError } from '../errors.js';
 import type { PullCounters } from '../sync/index.js';
+import { nonNegativeInt } from './option-parsers.js';
 import type { CliIo } from './run-cli.js';
 
 interface PullFlags extends CommonFlags {
@@ -18,6 +19,11 @@ export function pullCommand(io: CliIo): Command {
     .option('--lang <list>', 'languages, e.g. pl,es')
     .option('--cache <file>', 'SQLite cache')
     .option('--backup', 'also mirror revisions and autosaves (needs credentials)')
+    .option(
+      '--full-sweep-every <n>',
+      'list every collection in full every Nth pull, to find deletions counts cannot show (0 = never; default 20)',
+      nonNegativeInt,
+    )
     .option('--json', 'print one machine-readable summary on stdout')
     .action(async (flags: PullFlags) => {
       const [{ resolveSettings }, { pull }, { createProgressReporter }] = await Promise.all([

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { CommonFlags } from '../config/settings.js';
 import { buildJson, printBuild } from './build-command.js';
+import { nonNegativeInt } from './option-parsers.js';
 import type { CliIo } from './run-cli.js';
 
 interface RunFlags extends CommonFlags {
@@ -18,6 +19,11 @@ export function runCommand(io: CliIo): Command {
     .option('--out <dir>', 'output directory; each language goes to <dir>/<lang>/')
     .option('--templates <dir>', 'an Eleventy theme directory instead of the built-in one')
     .option('--backup', 'also mirror revisions and autosaves (needs credentials)')
+    .option(
+      '--full-sweep-every <n>',
+      'list every collection in full every Nth pull, to find deletions counts cannot show (0 = never; default 20)',
+      nonNegativeInt,
+    )
     .option('--json', 'print one machine-readable summary on stdout')
     .action(async (flags: RunFlags) => {
       const [{ resolveSettings }, { pull }, { openStore }, { createProgressReporter }] =

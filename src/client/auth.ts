@@ -1,4 +1,4 @@
-import { AuthError, HttpError } from '../errors.js';
+import { AccessError, AuthError, HttpError } from '../errors.js';
 import type { CmsClient } from './cms-client.js';
 import type { Credentials } from './options.js';
 
@@ -28,7 +28,8 @@ export interface VerifyOptions {
 /**
  * Deployed servers answer a public route to a wrong password as if anonymous, so a crawl with
  * bad credentials would silently miss drafts. One request that needs credentials settles it:
- * 401/403 → AuthError that does not say which part is wrong.
+ * 401 → AuthError that does not say which part is wrong; 403 → the credentials are valid but
+ * the user's role may not edit posts (a subscriber): AccessError naming what was refused.
  */
 export async function verifyCredentials(
   client: CmsClient,
@@ -44,7 +45,14 @@ export async function verifyCredentials(
   try {
     await client.get(options.route ?? 'cms/v2/posts', { context: 'edit', per_page: 1 });
   } catch (error) {
-    if (error instanceof HttpError && (error.status === 401 || error.status === 403)) {
+    if (error instanceof HttpError && error.status === 403) {
+      throw new AccessError(
+        `${error.method} ${error.url}`,
+        `the site accepted the credentials in ${userVar}/${passwordVar}, but that user may not edit posts (${error.method} ${error.url} answered 403${error.serverCode === undefined ? '' : ` ${error.serverCode}`}); use another user whose role may edit posts, pages and media (an editor or administrator)`,
+        { cause: error },
+      );
+    }
+    if (error instanceof HttpError && error.status === 401) {
       throw new AuthError(
         `the site refused the credentials in ${userVar}/${passwordVar} (${error.method} ${error.url} answered ${error.status}); create a new application password and try again`,
       );

@@ -81,6 +81,18 @@ export const pipelineSchema = z
       })
       .strict()
       .default({ allowedOrigins: [], maxBytes: 256 * 1024 * 1024 }),
+    pull: z
+      .object({
+        /**
+         * Every Nth pull lists each collection in full, ids and all, instead of only what
+         * changed: it finds what counts cannot (a deletion hidden by an item the reader may
+         * not read, an item that came back without a newer `modified`). 0 = never; 1 = every
+         * pull. @default 20
+         */
+        fullSweepEvery: z.number().int().min(0).max(1_000_000).default(20),
+      })
+      .strict()
+      .default({ fullSweepEvery: 20 }),
     build: z
       .object({
         /** Absolute URL the static site will be served from; feeds and sitemaps use it. */

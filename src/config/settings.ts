@@ -21,6 +21,7 @@ export interface Settings {
   backup: boolean;
   http: HttpSettings;
   media: PipelineFile['media'];
+  pull: PipelineFile['pull'];
   build: PipelineFile['build'];
   push: PipelineFile['push'];
   credentials: Credentials | undefined;
@@ -37,6 +38,8 @@ export interface CommonFlags {
   out?: string;
   templates?: string;
   backup?: boolean;
+  /** `pull.fullSweepEvery`. */
+  fullSweepEvery?: number;
 }
 
 export const DEFAULT_CACHE = 'cache/cms-mirror.sqlite';
@@ -70,6 +73,7 @@ export function resolveSettings(
     backup: flags.backup ?? fromFile.backup,
     http: fromFile.http,
     media: fromFile.media,
+    pull: { fullSweepEvery: flags.fullSweepEvery ?? fromFile.pull.fullSweepEvery },
     build: fromFile.build,
     push: {
       ...fromFile.push,

@@ -92,6 +92,7 @@ function checkFileSystem(path: string, readonly: boolean): void {
       throw new StoreError(
         path,
         `there is no cache at ${path}; run a pull first or check the path`,
+        { exitCode: 2 }, // a wrong path is a configuration error (README: exit 2)
       );
     return;
   }

@@ -8,6 +8,7 @@ import { migration006 } from './migrations/006-live-items-index.js';
 import { migration007 } from './migrations/007-children-queue.js';
 import { migration008 } from './migrations/008-live-hashes-index.js';
 import { migration009 } from './migrations/009-public-entries.js';
+import { migration010 } from './migrations/010-unlisted-items.js';
 
 /** Every schema step, in order. Append new steps; never edit a released one. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration007,
   migration008,
   migration009,
+  migration010,
 ];
 
 /** The schema version this code writes; `PRAGMA user_version` of an up-to-date cache. */

@@ -12,6 +12,13 @@ export interface SyncState {
   readonly context: ItemContext | null;
   readonly remoteTotal: number | null;
   readonly localTotal: number | null;
+  /**
+   * Items the site counted (`X-CMS-Total`) but did not list to this reader at the last full
+   * listing; null when unknown (no full listing yet, or no count header).
+   */
+  readonly unlisted: number | null;
+  /** Pulls since the last full listing of the collection; null before the first. */
+  readonly pullsSinceListing: number | null;
   /** Resume point of an interrupted crawl (JSON owned by the sync stage); null when done. */
   readonly cursor: unknown;
   readonly updatedAt: string;
@@ -19,7 +26,16 @@ export interface SyncState {
 
 /** Fields to change; `undefined` (absent) keeps the stored value, `null` clears it. */
 export type SyncStatePatch = Partial<
-  Pick<SyncState, 'watermarkGmt' | 'context' | 'remoteTotal' | 'localTotal' | 'cursor'>
+  Pick<
+    SyncState,
+    | 'watermarkGmt'
+    | 'context'
+    | 'remoteTotal'
+    | 'localTotal'
+    | 'unlisted'
+    | 'pullsSinceListing'
+    | 'cursor'
+  >
 >;
 
 interface SyncStateRow {
@@ -29,6 +45,8 @@ interface SyncStateRow {
   context: ItemContext | null;
   remote_total: number | null;
   local_total: number | null;
+  unlisted: number | null;
+  pulls_since_listing: number | null;
   cursor: string | null;
   updated_at: string;
 }
@@ -41,6 +59,8 @@ function fromRow(row: SyncStateRow): SyncState {
     context: row.context,
     remoteTotal: row.remote_total,
     localTotal: row.local_total,
+    unlisted: row.unlisted,
+    pullsSinceListing: row.pulls_since_listing,
     cursor: fromJsonColumn(row.cursor),
     updatedAt: row.updated_at,
   };
@@ -70,12 +90,13 @@ export class SyncStateRepo {
   set(lang: string, collection: string, patch: SyncStatePatch): SyncState {
     const upsert = this.#ctx.stmt(`
       INSERT INTO sync_state (lang, collection, watermark_gmt, context, remote_total, local_total,
-                              cursor, updated_at)
-      VALUES (@lang, @collection, @watermarkGmt, @context, @remoteTotal, @localTotal, @cursor,
-              @updatedAt)
+                              unlisted, pulls_since_listing, cursor, updated_at)
+      VALUES (@lang, @collection, @watermarkGmt, @context, @remoteTotal, @localTotal, @unlisted,
+              @pullsSinceListing, @cursor, @updatedAt)
       ON CONFLICT (lang, collection) DO UPDATE SET
         watermark_gmt = excluded.watermark_gmt, context = excluded.context,
         remote_total = excluded.remote_total, local_total = excluded.local_total,
+        unlisted = excluded.unlisted, pulls_since_listing = excluded.pulls_since_listing,
         cursor = excluded.cursor, updated_at = excluded.updated_at`);
     return this.#ctx.write(() => {
       const old = this.get(lang, collection);
@@ -88,6 +109,8 @@ export class SyncStateRepo {
         context: pick('context') ?? null,
         remoteTotal: pick('remoteTotal') ?? null,
         localTotal: pick('localTotal') ?? null,
+        unlisted: pick('unlisted') ?? null,
+        pullsSinceListing: pick('pullsSinceListing') ?? null,
         cursor: pick('cursor') ?? null,
         updatedAt: this.#ctx.nowIso(),
       };

@@ -1,8 +1,9 @@
 /**
  * One crawl stream: one collection of one language. Runs the keyset crawl of crawl-plan.ts,
  * stores each page with its cursor (and the work the page's changed items need) in ONE
- * transaction, then reconciles deletions: counts first, `include` probes only when the counts
- * disagree, and a rescan from the beginning as the last resort. Pages whose link changed (a new
+ * transaction, then reconciles deletions: counts first (less what the site counts but did not
+ * list, deletion-check.ts), `include` probes only when they move, and a rescan from the
+ * beginning as the last resort; every Nth pull is a full listing. Pages whose link changed (a new
  * slug or parent) get their descendants refetched by parent: their links changed with it while
  * their `modified_gmt` did not, so the keyset crawl alone would never see them again.
  */
@@ -24,6 +25,12 @@ import {
   type CrawlCursor,
   type TieSweep,
 } from './crawl-plan.js';
+import {
+  countsAgree,
+  DEFAULT_FULL_SWEEP_EVERY,
+  fullSweepDue,
+  unlistedAfterListing,
+} from './deletion-check.js';
 import { laterGmt } from './gmt-time.js';
 import { fetchChildren, fetchList, presentIds, remoteCount } from './list-fetch.js';
 import { movedPageIds } from './moved-pages.js';
@@ -44,6 +51,13 @@ export interface CollectionSyncDeps {
   readonly counters: PullCounters;
   readonly emit: (event: PullEvent) => void;
   readonly signal?: AbortSignal | undefined;
+  /**
+   * `X-CMS-Total` under this stream's filter, read by the checks up front: the count of a pull
+   * whose crawl changed nothing (saves a request). @default undefined (counted after the crawl)
+   */
+  readonly checkedTotal?: number | undefined;
+  /** Every Nth pull lists the collection in full. @default DEFAULT_FULL_SWEEP_EVERY */
+  readonly fullSweepEvery?: number | undefined;
   /** Sees every stored page (the site-info step picks the site representation from it). */
   readonly onItems?: ((items: readonly CrawlItem[]) => void) | undefined;
 }
@@ -82,6 +96,8 @@ export class CollectionSync {
   /** Expected items of the current crawl, for progress. */
   #expected: number | undefined;
   #stored = 0;
+  /** Whether this pull's crawl listed the collection from the beginning. */
+  #listedAll = false;
   /** Pages whose children this pull refetched (a parent cycle on the site must not loop). */
   readonly #childrenFetched = new Set<number>();
 
@@ -100,8 +116,12 @@ export class CollectionSync {
       );
     }
     this.#watermark = sameContext ? (state?.watermarkGmt ?? null) : null;
+    const every = deps.fullSweepEvery ?? DEFAULT_FULL_SWEEP_EVERY;
+    // A due full listing starts from the beginning; the watermark stays where it is.
+    const sweep = fullSweepDue(state?.pullsSinceListing ?? null, every);
     this.#cursor =
-      (sameContext ? parseCursor(state?.cursor) : undefined) ?? freshCursor(this.#watermark);
+      (sameContext ? parseCursor(state?.cursor) : undefined) ??
+      freshCursor(sweep ? null : this.#watermark);
   }
 
   /** Crawl, then reconcile deletions. */
@@ -117,6 +137,7 @@ export class CollectionSync {
 
   async #crawlPages(): Promise<void> {
     this.#progress('crawl');
+    if (this.#cursor.full) this.#listedAll = true;
     let lastPageIds: number[] = [];
     for (;;) {
       this.#d.signal?.throwIfAborted();
@@ -247,52 +268,80 @@ export class CollectionSync {
   }
 
   /**
-   * Deletions and unpublishing. Equal counts: done (a no-op pull costs one request here).
-   * Different: probe the live ids this pull has not seen; tombstone the absent ones. Still
-   * fewer local than remote items (something came back without a newer `modified`, e.g. a
-   * scheduled post going live): rescan once from the beginning.
+   * Deletions and unpublishing. Counts that agree (the site's total less what it counted but
+   * did not list at the last full listing): done, a no-op pull costs at most one request here.
+   * Otherwise probe the live ids this pull has not seen and tombstone the absent ones. Counts
+   * that still disagree (something came back without a newer `modified`, or the unlisted part
+   * changed): rescan once from the beginning. A full listing records the new unlisted part.
    */
   async #reconcile(rescanned: boolean): Promise<void> {
-    const { store, lang, type, client } = this.#d;
+    const { store, lang, type } = this.#d;
     this.#progress('deletions');
-    const remote = this.#fullTotal ?? (await remoteCount(client, this.#route, this.#filter));
+    const remote = this.#fullTotal ?? (await this.#remoteTotal());
+    const state = store.syncState.get(lang, type);
+    const known = state?.unlisted ?? null;
     let local = store.items.count(lang, type);
-    if (remote === undefined || remote !== local) {
-      // Without count headers every unseen live id is probed: one request per 100 items.
-      const unseen = store.items
-        .listIds(lang, type)
-        .map((row) => row.id)
-        .filter((id) => !this.#counted.has(id));
-      const present = await presentIds(
-        client,
-        this.#route,
-        this.#filter,
-        unseen,
-        Math.min(PROBE_CHUNK, this.#d.perPage),
-      );
-      const gone = unseen.filter((id) => !present.has(id));
-      if (gone.length > 0) {
-        this.#d.counters.deleted += store.items.tombstone(lang, type, gone);
-      }
+    if (this.#listedAll || !countsAgree({ remote, local, unlisted: known })) {
+      await this.#tombstoneUnseen();
       local = store.items.count(lang, type);
-      if (remote !== undefined && local < remote && !rescanned) {
-        this.#warn(
-          `${type}: the site lists ${remote} items, the cache ${local} after the crawl: rescanning from the beginning`,
-        );
-        this.#cursor = freshCursor(null);
-        this.#fullTotal = undefined;
-        this.#expected = undefined;
-        store.syncState.set(lang, type, { cursor: this.#cursor, context: this.#d.mode });
-        await this.#crawl();
-        await this.#reconcile(true);
-        return;
+      if (
+        !this.#listedAll &&
+        remote !== undefined &&
+        !countsAgree({ remote, local, unlisted: known })
+      ) {
+        if (!rescanned) {
+          this.#warn(
+            `${type}: the site counts ${remote} items (${known ?? 0} of them unlisted at the last full listing), the cache ${local} after the crawl: rescanning from the beginning`,
+          );
+          await this.#rescan();
+          return;
+        }
       }
     }
+    const listed = this.#listedAll || rescanned;
     store.syncState.set(lang, type, {
       remoteTotal: remote ?? null,
       localTotal: local,
       context: this.#d.mode,
+      unlisted: listed ? unlistedAfterListing(remote, local) : known,
+      pullsSinceListing: listed ? 0 : (state?.pullsSinceListing ?? 0) + 1,
     });
+  }
+
+  /** The total after the crawl: the one read up front when the crawl changed nothing. */
+  async #remoteTotal(): Promise<number | undefined> {
+    const changed = [...this.#counted.values()].some((outcome) => outcome !== 'unchanged');
+    if (this.#d.checkedTotal !== undefined && !changed) return this.#d.checkedTotal;
+    return remoteCount(this.#d.client, this.#route, this.#filter);
+  }
+
+  /** Probes the live ids this pull has not seen (100 per request); tombstones the absent. */
+  async #tombstoneUnseen(): Promise<void> {
+    const { store, lang, type, client } = this.#d;
+    const unseen = store.items
+      .listIds(lang, type)
+      .map((row) => row.id)
+      .filter((id) => !this.#counted.has(id));
+    if (unseen.length === 0) return;
+    const present = await presentIds(
+      client,
+      this.#route,
+      this.#filter,
+      unseen,
+      Math.min(PROBE_CHUNK, this.#d.perPage),
+    );
+    const gone = unseen.filter((id) => !present.has(id));
+    if (gone.length > 0) this.#d.counters.deleted += store.items.tombstone(lang, type, gone);
+  }
+
+  async #rescan(): Promise<void> {
+    const { store, lang, type } = this.#d;
+    this.#cursor = freshCursor(null);
+    this.#fullTotal = undefined;
+    this.#expected = undefined;
+    store.syncState.set(lang, type, { cursor: this.#cursor, context: this.#d.mode });
+    await this.#crawl();
+    await this.#reconcile(true);
   }
 
   /** Splits records into usable items and bad ones (logged, counted, skipped). */

@@ -1,18 +1,19 @@
 /**
- * The pull of one language: read the index (routes, limits, site summary), check the
- * credentials, then one stream per collection, concurrently (the client's queue bounds the
+ * The pull of one language. Before the cache is opened, `prepareLanguage` reads the index
+ * (routes, limits, site summary) and checks the credentials and what the user may read; then
+ * `pullLanguage` runs one stream per collection, concurrently (the client's queue bounds the
  * requests): crawl + deletions, then revisions (backup) and assets for what changed.
  */
 import { BodyError, HttpError, SiteError } from '../errors.js';
 import {
   checkNeeds,
   parseSiteIndex,
-  verifyCredentials,
   type CmsClient,
   type RouteNeed,
   type SiteIndex,
 } from '../client/index.js';
 import type { ItemType, Store } from '../store/index.js';
+import { checkAccess } from './access-check.js';
 import { syncAssets } from './assets-sync.js';
 import { CollectionSync } from './collection-sync.js';
 import { COLLECTIONS, collectionRoute, type PullMode } from './collections.js';
@@ -28,7 +29,41 @@ import {
   type SeoInfo,
 } from './site-info.js';
 
+/** What the checks up front learnt: the index, and each collection's total under the pull's filter. */
+export interface PreparedLanguage {
+  readonly index: SiteIndex;
+  readonly body: Record<string, unknown>;
+  readonly totals: ReadonlyMap<ItemType, number | undefined>;
+}
+
+/**
+ * Reads the index and checks access, writing nothing: a wrong URL, a wrong password or a role
+ * that may not read what the pull asks for stops here, before any cache file exists.
+ */
+export async function prepareLanguage(
+  client: CmsClient,
+  options: {
+    readonly backup: boolean;
+    readonly credentialNames: { readonly user: string; readonly password: string };
+  },
+): Promise<PreparedLanguage> {
+  const needs: RouteNeed[] = COLLECTIONS.map(collectionRoute);
+  if (options.backup) {
+    needs.push('cms/v2/posts/1/revisions', 'cms/v2/posts/1/autosaves');
+    needs.push('cms/v2/pages/1/revisions', 'cms/v2/pages/1/autosaves');
+  }
+  const { index, body } = await readSiteIndex(client, needs);
+  // Deployed servers answer public routes to a wrong password as if anonymous: without this
+  // check a pull with a mistyped password would quietly mirror only published content.
+  const totals = await checkAccess(client, {
+    names: options.credentialNames,
+    backup: options.backup,
+  });
+  return { index, body, totals };
+}
+
 export interface LanguagePullDeps {
+  readonly prepared: PreparedLanguage;
   readonly client: CmsClient;
   readonly store: Store;
   readonly lang: string;
@@ -37,26 +72,16 @@ export interface LanguagePullDeps {
   readonly counters: PullCounters;
   readonly emit: (event: PullEvent) => void;
   readonly signal?: AbortSignal | undefined;
-  /** Names of the credential variables, for the refusal message. */
-  readonly credentialNames: { readonly user: string; readonly password: string };
+  /** Every Nth pull lists each collection in full (0: never). */
+  readonly fullSweepEvery: number;
 }
 
 export async function pullLanguage(deps: LanguagePullDeps): Promise<void> {
   const { client, store, lang } = deps;
-  const needs: RouteNeed[] = COLLECTIONS.map(collectionRoute);
-  if (deps.backup) {
-    needs.push('cms/v2/posts/1/revisions', 'cms/v2/posts/1/autosaves');
-    needs.push('cms/v2/pages/1/revisions', 'cms/v2/pages/1/autosaves');
-  }
-  const { index, body } = await readSiteIndex(client, needs);
+  const { index, body, totals } = deps.prepared;
   const mode: PullMode = client.hasCredentials ? 'edit' : 'view';
   let seo: SeoInfo | undefined;
-  if (client.hasCredentials) {
-    // Deployed servers answer public routes to a wrong password as if anonymous: without this
-    // check a pull with a mistyped password would quietly mirror only published content.
-    await verifyCredentials(client, { names: deps.credentialNames });
-    seo = await fetchSeoConfiguration(client);
-  }
+  if (client.hasCredentials) seo = await fetchSeoConfiguration(client);
   const summary = indexSummary(body);
   store.siteInfo.set(lang, siteInfoDocument(lang, summary, seo, store.siteInfo.get(lang)?.data));
 
@@ -81,6 +106,8 @@ export async function pullLanguage(deps: LanguagePullDeps): Promise<void> {
       counters: deps.counters,
       emit: deps.emit,
       signal: deps.signal,
+      checkedTotal: totals.get(type),
+      fullSweepEvery: deps.fullSweepEvery,
       onItems: seo === undefined && type !== 'media' ? pickSchemaNode : undefined,
     }).run();
     if (deps.backup && type !== 'media') {

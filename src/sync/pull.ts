@@ -9,7 +9,7 @@ import { requireSite, type Settings } from '../config/settings.js';
 import { ConfigError } from '../errors.js';
 import { openStore } from '../store/index.js';
 import { MediaFetcher } from './media-fetcher.js';
-import { pullLanguage } from './pull-language.js';
+import { prepareLanguage, pullLanguage, type PreparedLanguage } from './pull-language.js';
 import { settleAll } from './settle-all.js';
 import {
   emptyCounters,
@@ -42,10 +42,43 @@ export async function pull(settings: Settings, options: PullOptions = {}): Promi
     );
   }
   const emit = options.onProgress ?? (() => undefined);
+  const clients = new Map(
+    languages.map((lang) => [lang, new CmsClient(clientOptionsFor(settings, site, lang))]),
+  );
+  const started = Date.now();
+  try {
+    // Before the cache is opened: a wrong URL, password or role leaves no file behind.
+    const prepared = new Map<string, PreparedLanguage>();
+    await settleAll(
+      languages.map(async (lang) => {
+        const client = clients.get(lang) as CmsClient;
+        prepared.set(
+          lang,
+          await prepareLanguage(client, { backup, credentialNames: settings.credentialNames }),
+        );
+      }),
+    );
+    return await pullPrepared(settings, { ...options, backup, emit, clients, prepared, started });
+  } finally {
+    await Promise.all([...clients.values()].map((client) => client.close()));
+  }
+}
+
+interface PreparedPull {
+  readonly backup: boolean;
+  readonly emit: (event: PullEvent) => void;
+  readonly signal?: AbortSignal | undefined;
+  readonly clients: ReadonlyMap<string, CmsClient>;
+  readonly prepared: ReadonlyMap<string, PreparedLanguage>;
+  readonly started: number;
+}
+
+/** Opens the cache, records the run in `runs` and pulls every language (checked already). */
+async function pullPrepared(settings: Settings, run: PreparedPull): Promise<PullSummary> {
+  const { backup, emit, started } = run;
   const store = openStore(settings.cache);
   try {
     const runId = store.runs.start('pull');
-    const started = Date.now();
     const media = new MediaFetcher(store, {
       allowedOrigins: settings.media.allowedOrigins,
       maxBytes: settings.media.maxBytes,
@@ -55,9 +88,10 @@ export async function pull(settings: Settings, options: PullOptions = {}): Promi
       const counters = emptyCounters();
       perLanguage[lang] = counters;
       const languageStart = Date.now();
-      const client = new CmsClient(clientOptionsFor(settings, site, lang));
+      const client = run.clients.get(lang) as CmsClient;
       try {
         await pullLanguage({
+          prepared: run.prepared.get(lang) as PreparedLanguage,
           client,
           store,
           lang,
@@ -65,11 +99,10 @@ export async function pull(settings: Settings, options: PullOptions = {}): Promi
           media,
           counters,
           emit,
-          signal: options.signal,
-          credentialNames: settings.credentialNames,
+          signal: run.signal,
+          fullSweepEvery: settings.pull.fullSweepEvery,
         });
       } finally {
-        await client.close();
         counters.requests = client.stats.requests;
         counters.seconds = roundSeconds(Date.now() - languageStart);
       }
@@ -85,7 +118,7 @@ export async function pull(settings: Settings, options: PullOptions = {}): Promi
       };
     };
     try {
-      await settleAll(languages.map(runLanguage));
+      await settleAll(settings.languages.map(runLanguage));
     } catch (error) {
       const failed = summary();
       store.runs.finish(runId, 'failed', {

@@ -6,9 +6,10 @@
  * `per_page` items (a full listing); a site edited meanwhile shows those edits as differences.
  */
 import { clientOptionsFor } from '../client/settings-options.js';
-import { CmsClient, discoverSite, verifyCredentials } from '../client/index.js';
+import { CmsClient, discoverSite } from '../client/index.js';
 import { requireSite, type Settings } from '../config/settings.js';
 import { openStore, type ItemType, type Store } from '../store/index.js';
+import { checkAccess } from './access-check.js';
 import { COLLECTIONS, collectionFilter, collectionRoute, type PullMode } from './collections.js';
 import { settleAll } from './settle-all.js';
 
@@ -65,9 +66,7 @@ export async function verify(
         const client = new CmsClient(clientOptionsFor(settings, site, lang));
         try {
           const index = await discoverSite(client, COLLECTIONS.map(collectionRoute));
-          if (client.hasCredentials) {
-            await verifyCredentials(client, { names: settings.credentialNames });
-          }
+          await checkAccess(client, { names: settings.credentialNames, backup: false });
           for (const type of COLLECTIONS) {
             const remote = await listRemote(
               client,

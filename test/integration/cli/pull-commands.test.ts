@@ -189,9 +189,23 @@ describe('pull, status, verify and backup commands', () => {
     const noSite = await runCliCaptured(['pull', '--cache', temp.file, '--lang', 'pl']);
     expect(noSite.code).toBe(2);
     expect(noSite.stderr).toContain('--site');
-    const noCache = await runCliCaptured(['status', '--cache', join(temp.dir, 'missing.sqlite')]);
-    expect(noCache.code).toBe(1);
+    const missing = join(temp.dir, 'missing.sqlite');
+    const noCache = await runCliCaptured(['status', '--cache', missing]);
+    expect(noCache.code).toBe(2);
     expect(noCache.stderr).toContain('run a pull first');
+    const noBackupSource = await runCliCaptured([
+      'backup',
+      '--cache',
+      missing,
+      '--to',
+      join(temp.dir, 'snapshot.sqlite'),
+    ]);
+    expect(noBackupSource.code).toBe(2);
+    expect(noBackupSource.stderr.trim().split('\n')).toEqual([
+      expect.stringContaining(`there is no cache at ${missing}`),
+    ]);
+    expect(existsSync(missing)).toBe(false);
+    expect(existsSync(join(temp.dir, 'snapshot.sqlite'))).toBe(false);
   });
 
   it('a trash made on the site between two CLI pulls shows in the cache', async () => {

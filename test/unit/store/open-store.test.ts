@@ -46,11 +46,11 @@ function catchError(fn: () => unknown): unknown {
   throw new Error('expected a throw');
 }
 
-function expectStoreError(error: unknown, file: string, pattern: RegExp): void {
+function expectStoreError(error: unknown, file: string, pattern: RegExp, exitCode = 1): void {
   expect(error).toBeInstanceOf(StoreError);
   const storeError = error as StoreError;
   expect(storeError.code).toBe('E_STORE');
-  expect(storeError.exitCode).toBe(1);
+  expect(storeError.exitCode).toBe(exitCode);
   expect(storeError.message).toContain(file);
   expect(storeError.message).not.toContain('\n');
   expect(storeError.message).toMatch(pattern);
@@ -238,7 +238,8 @@ describe('openStore with readonly', () => {
 
   it('does not create a missing cache', () => {
     const error = catchError(() => openStore(temp.file, { readonly: true }));
-    expectStoreError(error, temp.file, /there is no cache/);
+    // A wrong path is a configuration error: exit 2, as the README says.
+    expectStoreError(error, temp.file, /there is no cache/, 2);
     expect(existsSync(temp.file)).toBe(false);
   });
 

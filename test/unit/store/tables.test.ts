@@ -66,6 +66,8 @@ describe('sync_state', () => {
       context: 'view',
       remoteTotal: 10,
       localTotal: 9,
+      unlisted: null,
+      pullsSinceListing: null,
       cursor: null,
       updatedAt: '2024-05-01T11:00:00.000Z',
     });

@@ -1,0 +1,90 @@
+/**
+ * The one check a pull with credentials makes up front, before anything is stored: are the
+ * credentials right (a wrong password is answered as if anonymous on public routes, so it must
+ * be asked), and may this user read every collection the way the pull asks for it? A user with
+ * a weak role has valid credentials the site still refuses (a subscriber: 403 on
+ * `context=edit`; an author: 400 `rest_forbidden_status` on unpublished pages); finding that
+ * out after posts were stored would leave a half pull behind.
+ */
+import { verifyCredentials, type CmsClient } from '../client/index.js';
+import type { CredentialNames } from '../client/auth.js';
+import { AccessError, HttpError } from '../errors.js';
+import type { ItemType } from '../store/index.js';
+import { COLLECTIONS, collectionFilter, collectionRoute } from './collections.js';
+import { fetchList } from './list-fetch.js';
+
+export interface AccessCheckOptions {
+  readonly names: Required<CredentialNames>;
+  /** Whether the pull was asked for a backup (the advice differs). */
+  readonly backup: boolean;
+}
+
+/**
+ * Checks the credentials and the edit-mode filter of every collection (one `per_page=1`
+ * request each). Returns each collection's `X-CMS-Total` under that filter (a pull that
+ * changes nothing reuses it instead of counting again). Anonymous: no request, no totals.
+ */
+export async function checkAccess(
+  client: CmsClient,
+  options: AccessCheckOptions,
+): Promise<ReadonlyMap<ItemType, number | undefined>> {
+  const totals = new Map<ItemType, number | undefined>();
+  if (!client.hasCredentials) return totals;
+  try {
+    await verifyCredentials(client, { names: options.names });
+  } catch (error) {
+    if (error instanceof AccessError) {
+      throw new AccessError(error.refused, `${error.message}${otherwise(options)}`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+  // Posts were just read in context=edit: a role that may edit posts may list all their statuses.
+  const rest = COLLECTIONS.filter((type) => type !== 'posts');
+  await Promise.all(
+    rest.map(async (type) => {
+      try {
+        const list = await fetchList(client, collectionRoute(type), {
+          ...collectionFilter(type, 'edit'),
+          per_page: 1,
+        });
+        totals.set(type, list.total);
+      } catch (error) {
+        if (isRefusal(error)) throw refused(error, type, options);
+        throw error;
+      }
+    }),
+  );
+  return totals;
+}
+
+/** 401/403, or a 400 whose `status` parameter was refused for this user. */
+function isRefusal(error: unknown): error is HttpError {
+  if (!(error instanceof HttpError)) return false;
+  if (error.status === 401 || error.status === 403) return true;
+  if (error.status !== 400 || error.serverCode !== 'rest_invalid_param') return false;
+  const details = (error.body as { data?: { details?: Record<string, { code?: unknown }> } })?.data
+    ?.details;
+  return Object.values(details ?? {}).some((detail) => detail?.code === 'rest_forbidden_status');
+}
+
+function refused(error: HttpError, type: ItemType, options: AccessCheckOptions): AccessError {
+  const { user, password } = options.names;
+  const what =
+    error.status === 400
+      ? `list ${type} that are not published (draft, pending, private, future, trash)`
+      : `read ${type} with context=edit`;
+  return new AccessError(
+    `${error.method} ${error.url}`,
+    `the site accepted the credentials in ${user}/${password}, but that user may not ${what} (${error.method} ${error.url} answered ${error.status}${error.serverCode === undefined ? '' : ` ${error.serverCode}`}${error.status === 400 ? ' rest_forbidden_status' : ''}); use another user whose role may edit posts, pages and media (an editor or administrator)${otherwise(options)}`,
+    { cause: error },
+  );
+}
+
+function otherwise(options: AccessCheckOptions): string {
+  const { user, password } = options.names;
+  return options.backup
+    ? `, or pull without --backup and without ${user}/${password} (published content only)`
+    : `, or pull without ${user}/${password} (published content only)`;
+}
