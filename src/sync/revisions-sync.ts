@@ -1,6 +1,7 @@
 /**
  * Backup mode: the revisions and autosaves of every post and page the pull stored new or
- * changed (queued with the item). Needs credentials (the routes answer 401 otherwise).
+ * changed (queued with the item) whose revision count is not 0. Needs credentials (the routes
+ * answer 401 otherwise).
  */
 import type { CmsClient } from '../client/index.js';
 import { BodyError, HttpError, NetworkError } from '../errors.js';
@@ -8,6 +9,7 @@ import type { CmsItem, ParentType, Store } from '../store/index.js';
 import { collectionRoute } from './collections.js';
 import type { PullCounters, PullEvent } from './pull-summary.js';
 import { drainQueue } from './queue-drain.js';
+import { versionCount } from './version-count.js';
 
 export interface RevisionsSyncDeps {
   readonly client: CmsClient;
@@ -56,7 +58,11 @@ export async function syncRevisions(deps: RevisionsSyncDeps): Promise<void> {
 /** Fetches and stores one parent's autosaves and revisions. False: retry on the next pull. */
 async function fetchOne(deps: RevisionsSyncDeps, id: number): Promise<boolean> {
   const { client, store, lang, type, counters } = deps;
-  if (store.items.get(lang, type, id) === undefined) return true;
+  const cached = store.items.get(lang, type, id);
+  if (cached === undefined) return true;
+  // The item says it has no revisions and no autosave: nothing to ask for. Without the count
+  // (a server that does not send it) both lists are read, as before.
+  if (versionCount(cached.json) === 0) return true;
   const base = `${collectionRoute(type)}/${id}`;
   let autosaves: CmsItem[];
   const revisions: CmsItem[] = [];
