@@ -2,8 +2,10 @@
  * `verify`: compares the cache with the site, item by item: which ids the site lists that the
  * cache lacks (`missing`), which live cache items the site no longer lists (`extra`), and
  * which differ in `modified_gmt` (`stale`). Uses the same context and status filter as the
- * pull with the same credentials, so a clean pull verifies clean. Costs one request per
- * `per_page` items (a full listing); a site edited meanwhile shows those edits as differences.
+ * pull with the same credentials, so a clean pull verifies clean. It always lists every id
+ * and never trusts counts (a site may count items this reader cannot list, and a deletion can
+ * hide behind such an item). Costs one request per `per_page` items (a full listing); a site
+ * edited meanwhile shows those edits as differences.
  */
 import { clientOptionsFor } from '../client/settings-options.js';
 import { CmsClient, discoverSite } from '../client/index.js';
