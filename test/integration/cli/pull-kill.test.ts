@@ -111,5 +111,5 @@ describe('pull killed with SIGKILL', () => {
       deleted: 0,
       revisions: 0,
     });
-  });
+  }, 180_000); // seven child processes of a real pull: over a minute on two busy cores
 });
