@@ -13,6 +13,7 @@ interface ReferenceFlags {
   hostile?: boolean;
   sluglessDrafts?: boolean;
   overlapWith?: string;
+  urlVariants?: boolean;
 }
 
 export function referenceCommand(io: CliIo): Command {
@@ -34,6 +35,10 @@ export function referenceCommand(io: CliIo): Command {
       '--overlap-with <seed>',
       "also hold the site's own items with the slugs and dates of some items of the site seeded with <seed> (a migration target with content)",
     )
+    .option(
+      '--url-variants',
+      'content also refers to media and items by other URLs (size variants, other prefix or scheme, relative, short links)',
+    )
     .action(async (flags: ReferenceFlags) => {
       const { startReferenceSite, parseFaults } = await import('../reference/index.js');
       const faults = flags.faults === undefined ? undefined : parseFaults(flags.faults);
@@ -48,6 +53,7 @@ export function referenceCommand(io: CliIo): Command {
         ...(flags.hostile ? { hostile: true } : {}),
         ...(flags.sluglessDrafts ? { sluglessDrafts: true } : {}),
         ...(flags.overlapWith !== undefined ? { overlapWith: flags.overlapWith } : {}),
+        ...(flags.urlVariants ? { urlVariants: true } : {}),
       });
       io.stdout.write(
         [

@@ -12,6 +12,7 @@ import type { StoredItem, Term } from './store.js';
 import { revisionsFor, richContent } from './seed-content.js';
 import { addHostileItems } from './hostile.js';
 import { addOverlapItems } from './overlap.js';
+import { VARIANT_PAGE_INDEX, VARIANT_POST_INDEX, variantContent } from './seed-variants.js';
 
 /**
  * Deterministic seed content. The same seed gives the same items (ids, dates, text) on every
@@ -31,6 +32,8 @@ export interface SeedOptions {
   readonly sluglessDrafts?: boolean;
   /** Seed of a site whose slugs and dates this site's own items repeat (see overlap.ts). */
   readonly overlapWith?: string | undefined;
+  /** Append content referring to media and items by URL variants (see seed-variants.ts). */
+  readonly urlVariants?: boolean;
 }
 
 /** The instant seeded content is dated relative to (2025-01-15T09:30:00Z). */
@@ -455,6 +458,7 @@ function seedLanguage(
     for (const revision of revisionsFor(plan.pages[index] as PlannedItem, item, text))
       store.addRevision(revision);
   }
+  if (options.urlVariants) addVariants(options, plan, store, richPosts, pages, linkable);
   if (langIndex === 0 && pages.length >= 2) {
     store.showOnFront = 'page';
     store.pageOnFront = pages[0]?.id ?? 0;
@@ -464,6 +468,31 @@ function seedLanguage(
   if (options.hostile) addHostileItems(store, options.base);
   store.version++;
   return store;
+}
+
+/** The URL-variant block on the first rich post and the first page (when they exist). */
+function addVariants(
+  options: SeedOptions,
+  plan: Plan,
+  store: LangStore,
+  richPosts: readonly StoredItem[],
+  pages: readonly StoredItem[],
+  linkable: readonly StoredItem[],
+): void {
+  const post = store.getItem('post', plan.richPosts[VARIANT_POST_INDEX]?.id ?? 0);
+  const page = store.getItem('page', plan.pages[VARIANT_PAGE_INDEX]?.id ?? 0);
+  const targets = {
+    post: linkable.find((item) => item.type === 'post' && item.id !== post?.id),
+    page: linkable.find((item) => item.type === 'page' && item.id !== page?.id),
+    draft:
+      richPosts.find((item) => item.status === 'draft') ??
+      pages.find((item) => item.status === 'draft'),
+  };
+  for (const item of [post, page]) {
+    if (item === undefined) continue;
+    const block = variantContent(options, store, item, targets);
+    if (block !== '') item.content = `${item.content}\n\n${block}`;
+  }
 }
 
 export function seedSite(options: SeedOptions): Map<string, LangStore> {

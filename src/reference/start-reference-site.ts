@@ -34,6 +34,12 @@ export interface ReferenceOptions {
   readonly faults?: FaultSpec | string;
   /** Add items with hostile slugs, links and file names. @default false */
   readonly hostile?: boolean;
+  /**
+   * Content also refers to media and items by URLs other than theirs, as deployed sites'
+   * content does: size variants, another path prefix or scheme, relative URLs, links to files
+   * in the uploads, short links (`?p=ID`). @default false
+   */
+  readonly urlVariants?: boolean;
   /** The site's notion of "now" for writes. @default () => new Date() */
   readonly clock?: () => Date;
   /** Seed drafts and pending items with an empty slug (deployed servers do). @default false */
@@ -138,6 +144,7 @@ export async function startReferenceSite(options: ReferenceOptions = {}): Promis
     base: site.base,
     sluglessDrafts: options.sluglessDrafts ?? false,
     overlapWith: options.overlapWith,
+    urlVariants: options.urlVariants ?? false,
   })) {
     stores.set(lang, store);
     dispatchers.set(lang, createDispatcher(site, lang, ROUTES));
