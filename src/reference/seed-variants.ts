@@ -23,6 +23,7 @@ export function variantContent(
   store: LangStore,
   item: StoredItem,
   targets: { post?: StoredItem; page?: StoredItem; draft?: StoredItem },
+  otherStore?: LangStore,
 ): string {
   const lang = store.settings.lang;
   const image = firstImage(store, item);
@@ -45,8 +46,10 @@ export function variantContent(
     const noPrefix = `${context.base}/cms-content/uploads/${media.file}`;
     const mediumUrl = medium ? uploadsUrl(context.base, lang, directory + medium.file) : full;
     const thumbUrl = thumbnail ? uploadsUrl(context.base, lang, directory + thumbnail.file) : full;
+    // The other scheme on a URL nothing else spells: only the site's own scheme fetches it.
+    const mediumNoPrefix = mediumUrl.replace(`/${lang}/cms-content/`, '/cms-content/');
     const srcset = [
-      `${otherScheme(mediumUrl)} ${medium?.width ?? media.width}w`,
+      `${otherScheme(mediumNoPrefix)} ${medium?.width ?? media.width}w`,
       `${noPrefix} ${media.width}w`,
     ];
     parts.push(
@@ -54,6 +57,14 @@ export function variantContent(
         `<figure class="cms-block-image size-medium"><a href="${full}"><img src="${rootRelative(mediumUrl)}" alt="${media.altText}" class="cms-image-${image.id}" srcset="${srcset.join(', ')}" sizes="(max-width: 300px) 100vw, 300px" /></a></figure>\n` +
         `<!-- /cms:image -->`,
       `<!-- cms:paragraph -->\n<p><img src="${pathRelative(itemLink(store, context.base, item), thumbUrl)}" alt="" width="150" height="150" /> <a href="${otherPrefix}">${media.altText}</a></p>\n<!-- /cms:paragraph -->`,
+    );
+  }
+  // Another language's own file, under its own URL (one host serves both languages).
+  const otherImage = otherStore?.indexes.attachment.all.find((media) => media.media?.width);
+  if (otherStore && otherImage?.media) {
+    const url = uploadsUrl(context.base, otherStore.settings.lang, otherImage.media.file);
+    parts.push(
+      `<!-- cms:paragraph -->\n<p><img src="${url}" alt="${otherImage.media.altText}" /></p>\n<!-- /cms:paragraph -->`,
     );
   }
   if (pdf?.media) {

@@ -458,7 +458,6 @@ function seedLanguage(
     for (const revision of revisionsFor(plan.pages[index] as PlannedItem, item, text))
       store.addRevision(revision);
   }
-  if (options.urlVariants) addVariants(options, plan, store, richPosts, pages, linkable);
   if (langIndex === 0 && pages.length >= 2) {
     store.showOnFront = 'page';
     store.pageOnFront = pages[0]?.id ?? 0;
@@ -470,28 +469,37 @@ function seedLanguage(
   return store;
 }
 
-/** The URL-variant block on the first rich post and the first page (when they exist). */
+/**
+ * The URL-variant block on the first rich post and the first page (when they exist), once
+ * every language is seeded: it also shows another language's own file.
+ */
 function addVariants(
   options: SeedOptions,
   plan: Plan,
-  store: LangStore,
-  richPosts: readonly StoredItem[],
-  pages: readonly StoredItem[],
-  linkable: readonly StoredItem[],
+  stores: ReadonlyMap<string, LangStore>,
 ): void {
-  const post = store.getItem('post', plan.richPosts[VARIANT_POST_INDEX]?.id ?? 0);
-  const page = store.getItem('page', plan.pages[VARIANT_PAGE_INDEX]?.id ?? 0);
-  const targets = {
-    post: linkable.find((item) => item.type === 'post' && item.id !== post?.id),
-    page: linkable.find((item) => item.type === 'page' && item.id !== page?.id),
-    draft:
-      richPosts.find((item) => item.status === 'draft') ??
-      pages.find((item) => item.status === 'draft'),
-  };
-  for (const item of [post, page]) {
-    if (item === undefined) continue;
-    const block = variantContent(options, store, item, targets);
-    if (block !== '') item.content = `${item.content}\n\n${block}`;
+  for (const [lang, store] of stores) {
+    const richIds = new Set(plan.richPosts.map((planned) => planned.id));
+    const richPosts = store.indexes.post.all.filter((item) => richIds.has(item.id));
+    const pages = store.indexes.page.all;
+    const linkable = [...richPosts, ...pages].filter(
+      (item) => item.status === 'publish' && item.password === '',
+    );
+    const post = store.getItem('post', plan.richPosts[VARIANT_POST_INDEX]?.id ?? 0);
+    const page = store.getItem('page', plan.pages[VARIANT_PAGE_INDEX]?.id ?? 0);
+    const targets = {
+      post: linkable.find((item) => item.type === 'post' && item.id !== post?.id),
+      page: linkable.find((item) => item.type === 'page' && item.id !== page?.id),
+      draft:
+        richPosts.find((item) => item.status === 'draft') ??
+        pages.find((item) => item.status === 'draft'),
+    };
+    const other = [...stores.entries()].find(([code]) => code !== lang)?.[1];
+    for (const item of [post, page]) {
+      if (item === undefined) continue;
+      const block = variantContent(options, store, item, targets, other);
+      if (block !== '') item.content = `${item.content}\n\n${block}`;
+    }
   }
 }
 
@@ -501,6 +509,7 @@ export function seedSite(options: SeedOptions): Map<string, LangStore> {
   options.languages.forEach((lang, langIndex) =>
     stores.set(lang, seedLanguage(options, plan, lang, langIndex)),
   );
+  if (options.urlVariants) addVariants(options, plan, stores);
   if (options.overlapWith !== undefined) {
     // The other site's first items do not depend on its sizes beyond these.
     const others = seedSite({
@@ -510,6 +519,7 @@ export function seedSite(options: SeedOptions): Map<string, LangStore> {
       pages: 8,
       media: 6,
       hostile: false,
+      urlVariants: false,
       overlapWith: undefined,
     });
     for (const [lang, store] of stores) {
