@@ -138,6 +138,8 @@ describe('migrate content that refers to the source by URL variants', () => {
         [
           'migrate',
           ...['--from-cache', temp.file, '--from-lang', 'pl', '--to', to.url, '--to-lang', toLang],
+          // The other language of the same host has items with some of the same slugs.
+          ...['--on-conflict', 'beside'],
         ],
         { env: credentialEnv(to), cwd: temp.dir },
       );
