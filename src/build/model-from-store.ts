@@ -85,23 +85,7 @@ export function modelFromStore(store: Store, options: ModelFromStoreOptions): Mo
   const publicUrl = withSlash(options.publicUrl ?? homeUrl);
   const name = typeof info.name === 'string' ? info.name : lang;
 
-  const mediaPaths = new Map<string, MediaFile>();
-  for (const file of store.media.listFiles({ lang })) {
-    const sitePath = mediaSitePath(file.url, file.sha256);
-    if (mediaPaths.has(file.url)) continue;
-    mediaPaths.set(file.url, {
-      sitePath,
-      sha256: file.sha256,
-      read: () => {
-        const blob = store.media.getBlob(file.sha256);
-        if (!blob)
-          throw new Error(
-            `Media blob ${file.sha256} of ${file.url} is missing from ${store.file}.`,
-          );
-        return blob;
-      },
-    });
-  }
+  const mediaPaths = mediaFilesOf(store);
 
   const others = options.languages
     .map((language) => language.lang)
@@ -146,7 +130,9 @@ export function modelFromStore(store: Store, options: ModelFromStoreOptions): Mo
         throw new StoreError(store.file, `The HTML of ${type} ${row.id} (${lang}) is missing.`);
       return html;
     };
-    const facts = storedHtmlFacts(row.meta) ?? htmlFacts(readHtml(), sitePath);
+    const facts = storedHtmlFacts(row.meta) ?? htmlFacts(readHtml(), sitePath, homeUrl);
+    for (const link of facts.shortLinks ?? [])
+      warnings.push(`${type} ${row.id}: short link ${link} names no public item; left as it is.`);
     const built: Entry = {
       id: row.id,
       sitePath,
@@ -222,7 +208,8 @@ export function modelFromStore(store: Store, options: ModelFromStoreOptions): Mo
       identity,
       posts,
       pages,
-      media: [...mediaPaths.values()],
+      // One file per site path: URLs of the same bytes under one name share it.
+      media: [...new Set(mediaPaths.values())],
     },
     warnings,
   };
@@ -231,6 +218,40 @@ export function modelFromStore(store: Store, options: ModelFromStoreOptions): Mo
 function sitePathOf(meta: unknown): string | undefined {
   const sitePath = (meta as { sitePath?: unknown } | null | undefined)?.sitePath;
   return typeof sitePath === 'string' && sitePath.startsWith('/') ? sitePath : undefined;
+}
+
+/**
+ * Every media URL the cache holds a copy of, whichever language's pull fetched it: content
+ * may show another language's file (one host, several prefixes), and only what public
+ * content uses is copied. URLs whose bytes and name give one site path share one entry.
+ */
+function mediaFilesOf(store: Store): Map<string, MediaFile> {
+  const byUrl = new Map<string, MediaFile>();
+  const bySitePath = new Map<string, MediaFile>();
+  for (const file of store.media.listFiles()) {
+    const sitePath = mediaSitePath(file.url, file.sha256);
+    const same = bySitePath.get(sitePath);
+    if (same !== undefined && same.sha256 === file.sha256) {
+      byUrl.set(file.url, same);
+      continue;
+    }
+    const media: MediaFile = {
+      sitePath,
+      sha256: file.sha256,
+      source: file.mediaId === null ? file.url : `${file.url} (media ${file.mediaId})`,
+      read: () => {
+        const blob = store.media.getBlob(file.sha256);
+        if (!blob)
+          throw new Error(
+            `Media blob ${file.sha256} of ${file.url} is missing from ${store.file}.`,
+          );
+        return blob;
+      },
+    };
+    byUrl.set(file.url, media);
+    if (same === undefined) bySitePath.set(sitePath, media);
+  }
+  return byUrl;
 }
 
 function featuredImage(

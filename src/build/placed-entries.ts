@@ -127,9 +127,11 @@ export function placeMedia(
     }
     if (!used.has(sitePath)) continue;
     const file = sitePathToFilePath(sitePath);
-    const conflict = claims.claim(file, `media file ${sitePath}`);
+    // Named by where it came from: two files claiming one path must be told apart.
+    const owner = `media file ${sitePath}${media.source === undefined ? '' : ` from ${media.source}`}`;
+    const conflict = claims.claim(file, owner);
     if (conflict !== undefined) {
-      warnings.push(`media file ${sitePath} left out: it is ${conflict}.`);
+      warnings.push(`${owner} left out: it is ${conflict}.`);
       continue;
     }
     placed.push({ media, file });

@@ -92,6 +92,8 @@ export interface MediaFile {
   sitePath: string;
   /** sha256 (hex) of the bytes; decides whether the file must be written again. */
   sha256: string;
+  /** Where it came from (remote URL, media item), for warnings. @default the site path */
+  source?: string;
   /** Called only when the file has to be written. */
   read(): Buffer;
 }

@@ -28,7 +28,8 @@ export function demoCommand(io: CliIo): Command {
         import('../store/index.js'),
         import('./progress.js'),
       ]);
-      const reference = await startReferenceProcess();
+      // Content refers to media and items the ways deployed sites' content does.
+      const reference = await startReferenceProcess(['--url-variants']);
       try {
         io.stderr.write(`Reference site running at ${reference.url}\n`);
         const settings = resolveSettings(

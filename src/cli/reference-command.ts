@@ -15,6 +15,7 @@ interface ReferenceFlags {
   overlapWith?: string;
   attachmentsFollowParent?: boolean;
   versionCounts: boolean;
+  urlVariants?: boolean;
 }
 
 export function referenceCommand(io: CliIo): Command {
@@ -41,6 +42,10 @@ export function referenceCommand(io: CliIo): Command {
       'media attached to a draft are counted in X-CMS-Total but hidden from anonymous readers, as on deployed servers',
     )
     .option('--no-version-counts', 'leave _links["version-history"][0].count out of items')
+    .option(
+      '--url-variants',
+      'content also refers to media and items by other URLs (size variants, other prefix or scheme, relative, short links)',
+    )
     .action(async (flags: ReferenceFlags) => {
       const { startReferenceSite, parseFaults } = await import('../reference/index.js');
       const faults = flags.faults === undefined ? undefined : parseFaults(flags.faults);
@@ -57,6 +62,7 @@ export function referenceCommand(io: CliIo): Command {
         ...(flags.overlapWith !== undefined ? { overlapWith: flags.overlapWith } : {}),
         ...(flags.attachmentsFollowParent ? { attachmentsFollowParent: true } : {}),
         versionCounts: flags.versionCounts,
+        ...(flags.urlVariants ? { urlVariants: true } : {}),
       });
       io.stdout.write(
         [

@@ -3,7 +3,7 @@ import { chunkIds } from './conflicts.js';
 import { conflictOf, type ConflictPolicy, type MigrateConflict } from './migrate-conflicts.js';
 import { isOwnCopy } from './migrate-own-copy.js';
 import type { MigrateType, MigrationPlan, PlanStep, SourceItem } from './migrate-planner.js';
-import { mediaUrlPairs, type RemapContext } from './migrate-remap.js';
+import { itemUrlPairs, mediaUrlPairs, type RemapContext } from './migrate-remap.js';
 import type { CreatedItem } from './migrate-relink.js';
 import { scanTarget, type StepFinding } from './migrate-target-scan.js';
 import type { SiteSession } from './site-session.js';
@@ -188,7 +188,7 @@ export function rememberUrls(
 ): void {
   if (type === 'media') {
     for (const [from, to] of mediaUrlPairs(source, target)) context.urls.set(from, to);
-  } else if (typeof source.link === 'string' && typeof target.link === 'string') {
-    context.urls.set(source.link, target.link);
+  } else {
+    for (const [from, to] of itemUrlPairs(source, target)) context.urls.set(from, to);
   }
 }

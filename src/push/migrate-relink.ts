@@ -31,13 +31,29 @@ export interface RelinkUpdate {
 
 const RELINKED_FIELDS = ['content', 'excerpt'] as const;
 
+/** The run's warning lines for URLs left as they were (at most `limit` named). */
+export function unmatchedWarnings(unmatched: ReadonlySet<string>, limit = 20): string[] {
+  const urls = [...unmatched].sort();
+  const lines = urls
+    .slice(0, limit)
+    .map((url) => `${url} matches no migrated item or file; left as it is`);
+  if (urls.length > limit) lines.push(`… and ${urls.length - limit} more such source URLs`);
+  return lines;
+}
+
+/**
+ * `unmatched` receives the source URLs (under the source home or uploads) that still match
+ * nothing migrated once every id is known: they stay as they are, and the run says so.
+ */
 export function relinkUpdates(
   created: readonly CreatedItem[],
   context: RemapContext,
+  unmatched?: Set<string>,
 ): RelinkUpdate[] {
   const updates: RelinkUpdate[] = [];
+  const final: RemapContext = unmatched === undefined ? context : { ...context, unmatched };
   for (const item of created) {
-    const { body: now } = postBody(item.type, item.json, item.parentSourceId, context);
+    const { body: now } = postBody(item.type, item.json, item.parentSourceId, final);
     const body: Record<string, unknown> = {};
     for (const field of RELINKED_FIELDS) {
       if (now[field] !== undefined && now[field] !== item.sent[field]) body[field] = now[field];

@@ -1,4 +1,5 @@
 import type { MigrateType } from './migrate-planner.js';
+import { mapSourceUrl, rewriteSourceUrls, sourceIndex } from './migrate-urls.js';
 
 /**
  * Turns a source item into the body that creates it on the target: ids remapped (parent,
@@ -21,6 +22,11 @@ export interface RemapContext {
   readonly targetUrl: string;
   /** Send category and tag ids as they are (the target shares the source's terms). @default false */
   readonly keepTerms?: boolean;
+  /**
+   * Collects source URLs under the source home or uploads that match nothing migrated (they
+   * stay as they are); the run lists them in its warnings. @default not collected
+   */
+  readonly unmatched?: Set<string>;
 }
 
 export interface RemapResult {
@@ -59,11 +65,14 @@ export function postBody(
   if (typeof body.slug === 'string') body.slug = decodedSlug(body.slug);
   const title = textOf(json.title);
   if (title !== undefined) body.title = title;
+  // Relative URLs in content were written relative to the item's own page.
+  const link = typeof json.link === 'string' ? json.link : undefined;
   const content = textOf(json.content);
-  if (content !== undefined) body.content = rewriteContent(content, context);
+  if (content !== undefined) body.content = rewriteContent(content, context, link);
   // Only a raw excerpt is the author's; a rendered one is generated from the content.
   const excerpt = rawOf(json.excerpt);
-  if (excerpt !== undefined && excerpt !== '') body.excerpt = rewriteContent(excerpt, context);
+  if (excerpt !== undefined && excerpt !== '')
+    body.excerpt = rewriteContent(excerpt, context, link);
   Object.assign(body, dates(json));
   if (type === 'pages') {
     const parent = parentSourceId === 0 ? 0 : context.ids.pages.get(parentSourceId);
@@ -149,6 +158,34 @@ export function mediaUrlPairs(
   return pairs;
 }
 
+/**
+ * The source's URLs of one post or page mapped to the target's link: its `link`, and for a
+ * top-level page shown at an address without its slug (the static front page, whose `link`
+ * is the home) also the address with its slug, which content written before it became the
+ * front page still uses.
+ */
+export function itemUrlPairs(
+  source: Readonly<Record<string, unknown>>,
+  target: Readonly<Record<string, unknown>>,
+): [string, string][] {
+  const from = source.link;
+  const to = target.link;
+  if (typeof from !== 'string' || typeof to !== 'string') return [];
+  const pairs: [string, string][] = [[from, to]];
+  const slug = typeof source.slug === 'string' ? source.slug : '';
+  if (
+    source.type === 'page' &&
+    source.parent === 0 &&
+    slug !== '' &&
+    !from.includes('?') &&
+    from.endsWith('/') &&
+    !from.endsWith(`/${slug}/`)
+  ) {
+    pairs.push([`${from}${slug}/`, to]);
+  }
+  return pairs;
+}
+
 function sizesOf(json: Readonly<Record<string, unknown>>): Map<string, string> {
   const out = new Map<string, string>();
   const sizes = (json.media_details as { sizes?: unknown } | undefined)?.sizes;
@@ -162,11 +199,12 @@ function sizesOf(json: Readonly<Record<string, unknown>>): Map<string, string> {
 
 /**
  * Content with the source's media ids and URLs replaced by the target's:
- * `cms-image-{id}` classes and `data-id` attributes of migrated media; URLs known exactly
- * (media files, item links); any other URL under the source home or site moved by prefix,
- * so no link keeps pointing at the source. Also handles the `\/`-escaped form block comments use.
+ * `cms-image-{id}` classes, `data-id` attributes and block comment ids of migrated media, and
+ * every URL that names a migrated item or file, however it is spelled (see migrate-urls.ts),
+ * the `\/`-escaped form block comments use included. `base`: the item's source link, for
+ * relative URLs.
  */
-export function rewriteContent(html: string, context: RemapContext): string {
+export function rewriteContent(html: string, context: RemapContext, base?: string): string {
   let out = html.replace(/\bcms-image-(\d+)\b/g, (whole, id: string) => {
     const target = context.ids.media.get(Number(id));
     return target === undefined ? whole : `cms-image-${target}`;
@@ -175,47 +213,24 @@ export function rewriteContent(html: string, context: RemapContext): string {
     const target = context.ids.media.get(Number(id));
     return target === undefined ? whole : `data-id=${quote}${target}${quote}`;
   });
-  // Media blocks carry the image id as JSON in their comment (`<!-- cms:image {"id":12} -->`).
-  out = out.replace(/<!--[^>]*?(?:image|gallery|media)[\s\S]*?-->/g, (comment) =>
-    comment.replace(/("id":)(\d+)/g, (whole, key: string, id: string) => {
-      const target = context.ids.media.get(Number(id));
-      return target === undefined ? whole : `${key}${target}`;
-    }),
+  // Media blocks carry the media id as JSON in their comment (`<!-- cms:image {"id":12} -->`).
+  out = out.replace(
+    /<!--[^>]*?(?:image|gallery|media|file|video|audio|cover)[\s\S]*?-->/g,
+    (comment) =>
+      comment.replace(/("id":)(\d+)/g, (whole, key: string, id: string) => {
+        const target = context.ids.media.get(Number(id));
+        return target === undefined ? whole : `${key}${target}`;
+      }),
   );
-  out = rewriteUrls(out, context, false);
-  return rewriteUrls(out, context, true);
+  const index = sourceIndex(context);
+  return index === undefined ? out : rewriteSourceUrls(out, index, base, context.unmatched);
 }
 
-function rewriteUrls(html: string, context: RemapContext, escaped: boolean): string {
-  const esc = (url: string) => (escaped ? url.replace(/\//g, '\\/') : url);
-  const unesc = (url: string) => (escaped ? url.replace(/\\\//g, '/') : url);
-  const origins = [...new Set([stripSlash(context.sourceUrl), stripSlash(context.sourceHome)])].map(
-    esc,
-  );
-  // The source site with any path after it, up to a character that cannot be in a URL in HTML.
-  // The lookahead keeps `http://host:4000` from matching inside `http://host:40001`.
-  const pattern = new RegExp(
-    `(?:${origins.map(escapeRegExp).join('|')})(?=[/\\\\?#\\s"'<>)\\]]|$)[^\\s"'<>)\\]]*`,
-    'g',
-  );
-  return html.replace(pattern, (found) => esc(mapUrl(unesc(found), context)));
-}
-
-/** One source URL as the target's. */
+/** One source URL as the target's; a URL that matches nothing migrated is returned as it is. */
 export function mapUrl(url: string, context: RemapContext): string {
-  const [bare = url, suffix = ''] = splitSuffix(url);
-  const exact = context.urls.get(bare) ?? context.urls.get(withSlash(bare));
-  if (exact !== undefined) return exact + suffix;
-  const sourceHome = withSlash(context.sourceHome);
-  if (withSlash(bare).startsWith(sourceHome)) {
-    return (
-      withSlash(context.targetHome) + bare.slice(Math.min(bare.length, sourceHome.length)) + suffix
-    );
-  }
-  const sourceUrl = stripSlash(context.sourceUrl);
-  if (bare.startsWith(sourceUrl))
-    return stripSlash(context.targetUrl) + bare.slice(sourceUrl.length) + suffix;
-  return url;
+  const index = sourceIndex(context);
+  const mapping = index === undefined ? undefined : mapSourceUrl(url, index);
+  return mapping?.kind === 'mapped' ? mapping.url : url;
 }
 
 /**
@@ -229,11 +244,6 @@ export function decodedSlug(slug: string): string {
   } catch {
     return slug;
   }
-}
-
-function splitSuffix(url: string): [string, string] {
-  const index = url.search(/[?#]/);
-  return index === -1 ? [url, ''] : [url.slice(0, index), url.slice(index)];
 }
 
 function dates(json: Readonly<Record<string, unknown>>): Record<string, string> {
@@ -262,11 +272,4 @@ function rawOf(value: unknown): string | undefined {
 function renderedOf(value: unknown): string | undefined {
   const rendered = (value as { rendered?: unknown } | null | undefined)?.rendered;
   return typeof rendered === 'string' ? rendered : undefined;
-}
-
-const stripSlash = (url: string) => url.replace(/\/+$/, '');
-const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`);
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }

@@ -20,7 +20,7 @@ import {
   postBody,
   type RemapContext,
 } from './migrate-remap.js';
-import { relinkUpdates, type CreatedItem } from './migrate-relink.js';
+import { relinkUpdates, unmatchedWarnings, type CreatedItem } from './migrate-relink.js';
 import type { ConflictPolicy, MigrateConflict } from './migrate-conflicts.js';
 import {
   recoverTarget,
@@ -479,7 +479,9 @@ async function createInBatches(
  */
 async function relinkCreated(run: CreateRun): Promise<void> {
   const { session, report } = run;
-  const updates = relinkUpdates(run.created, run.context);
+  const unmatched = new Set<string>();
+  const updates = relinkUpdates(run.created, run.context, unmatched);
+  report.warnings.push(...unmatchedWarnings(unmatched));
   for (let start = 0; start < updates.length; start += run.maxItems) {
     const chunk = updates.slice(start, start + run.maxItems);
     const requests = chunk.map((update) => ({

@@ -6,6 +6,7 @@ import type { FaultInjector } from './faults.js';
 import { etagOf } from './media-files.js';
 import { flatQuery, parseQueryString } from './query-string.js';
 import { RestError } from './rest-error.js';
+import { findUpload, isShortLinkQuery, shortLinkTarget } from './site-urls.js';
 import { HTTP_METHODS } from './route-types.js';
 import type { Dispatcher, HttpMethod, RestResponse } from './route-types.js';
 import type { RequestLogEntry, SiteState } from './site-state.js';
@@ -28,7 +29,8 @@ export interface ServerDeps {
 export const MAX_LOG_ENTRIES = 100_000;
 
 const API_PATH = /^\/([^/]+)\/cms-json(\/.*)?$/;
-const UPLOAD_PATH = /^\/([^/]+)\/cms-content\/uploads\//;
+/** An uploaded file, under a language's prefix or none. */
+const UPLOAD_PATH = /^\/(?:([^/]+)\/)?cms-content\/uploads\//;
 
 const JSON_HEADERS = {
   'Content-Type': 'application/json; charset=UTF-8',
@@ -133,18 +135,11 @@ function serveFile(
   deps: ServerDeps,
   req: IncomingMessage,
   res: ServerResponse,
-  lang: string,
+  lang: string | undefined,
   path: string,
   truncate: boolean,
 ): number {
-  const store = deps.site.stores.get(lang);
-  let decoded = path;
-  try {
-    decoded = decodeURI(path);
-  } catch {
-    // keep the raw path
-  }
-  const file = store?.files.get(path) ?? store?.files.get(decoded);
+  const file = findUpload(deps.site, lang, path);
   const method = (req.method ?? 'GET').toUpperCase();
   if (!file) return html(res, 404, 'Not found', '<h1>Not found</h1>');
   if (method !== 'GET' && method !== 'HEAD') {
@@ -189,6 +184,8 @@ export function createRequestListener(
     const upload = UPLOAD_PATH.exec(path);
     const lang = api?.[1] ?? upload?.[1];
     const known = lang !== undefined && site.languages.includes(lang);
+    // Files are served under another language's prefix or none too (see site-urls.ts).
+    const servedUpload = upload !== null && (known || upload[1] === undefined);
     const user = authenticate(req.headers.authorization, site.users);
     const entry: RequestLogEntry = {
       method: (req.method ?? 'GET').toUpperCase(),
@@ -202,7 +199,7 @@ export function createRequestListener(
     // A long-running demo must not grow without bound; tests read far fewer entries.
     if (site.log.length > MAX_LOG_ENTRIES) site.log.splice(0, site.log.length - MAX_LOG_ENTRIES);
     const run = async (): Promise<number> => {
-      if (!known || (!api && !upload)) {
+      if (!servedUpload && (!known || !api)) {
         if (path === '/cms-admin/authorize-application.php') {
           return html(
             res,
@@ -212,6 +209,13 @@ export function createRequestListener(
           );
         }
         const home = /^\/([^/]+)\/?$/.exec(path);
+        if (home && site.languages.includes(home[1] as string) && isShortLinkQuery(search)) {
+          const target = shortLinkTarget(site, home[1] as string, search);
+          if (target === undefined) return html(res, 404, 'Not found', '<h1>Not found</h1>');
+          res.writeHead(301, { Location: target, 'Content-Length': 0 });
+          res.end();
+          return 301;
+        }
         if (home && site.languages.includes(home[1] as string)) {
           return html(
             res,
@@ -249,7 +253,7 @@ export function createRequestListener(
       const truncate = decision.kind === 'truncate';
       if (api)
         return serveApi(deps, req, res, lang as string, api[2] ?? '/', search, user, truncate);
-      return serveFile(deps, req, res, lang as string, path, truncate);
+      return serveFile(deps, req, res, known ? lang : undefined, path, truncate);
     };
     run()
       .then((status) => {

@@ -12,6 +12,7 @@ import type { StoredItem, Term } from './store.js';
 import { revisionsFor, richContent } from './seed-content.js';
 import { addHostileItems } from './hostile.js';
 import { addOverlapItems } from './overlap.js';
+import { VARIANT_PAGE_INDEX, VARIANT_POST_INDEX, variantContent } from './seed-variants.js';
 
 /**
  * Deterministic seed content. The same seed gives the same items (ids, dates, text) on every
@@ -31,6 +32,8 @@ export interface SeedOptions {
   readonly sluglessDrafts?: boolean;
   /** Seed of a site whose slugs and dates this site's own items repeat (see overlap.ts). */
   readonly overlapWith?: string | undefined;
+  /** Append content referring to media and items by URL variants (see seed-variants.ts). */
+  readonly urlVariants?: boolean;
 }
 
 /** The instant seeded content is dated relative to (2025-01-15T09:30:00Z). */
@@ -466,12 +469,47 @@ function seedLanguage(
   return store;
 }
 
+/**
+ * The URL-variant block on the first rich post and the first page (when they exist), once
+ * every language is seeded: it also shows another language's own file.
+ */
+function addVariants(
+  options: SeedOptions,
+  plan: Plan,
+  stores: ReadonlyMap<string, LangStore>,
+): void {
+  for (const [lang, store] of stores) {
+    const richIds = new Set(plan.richPosts.map((planned) => planned.id));
+    const richPosts = store.indexes.post.all.filter((item) => richIds.has(item.id));
+    const pages = store.indexes.page.all;
+    const linkable = [...richPosts, ...pages].filter(
+      (item) => item.status === 'publish' && item.password === '',
+    );
+    const post = store.getItem('post', plan.richPosts[VARIANT_POST_INDEX]?.id ?? 0);
+    const page = store.getItem('page', plan.pages[VARIANT_PAGE_INDEX]?.id ?? 0);
+    const targets = {
+      post: linkable.find((item) => item.type === 'post' && item.id !== post?.id),
+      page: linkable.find((item) => item.type === 'page' && item.id !== page?.id),
+      draft:
+        richPosts.find((item) => item.status === 'draft') ??
+        pages.find((item) => item.status === 'draft'),
+    };
+    const other = [...stores.entries()].find(([code]) => code !== lang)?.[1];
+    for (const item of [post, page]) {
+      if (item === undefined) continue;
+      const block = variantContent(options, store, item, targets, other);
+      if (block !== '') item.content = `${item.content}\n\n${block}`;
+    }
+  }
+}
+
 export function seedSite(options: SeedOptions): Map<string, LangStore> {
   const plan = makePlan(options);
   const stores = new Map<string, LangStore>();
   options.languages.forEach((lang, langIndex) =>
     stores.set(lang, seedLanguage(options, plan, lang, langIndex)),
   );
+  if (options.urlVariants) addVariants(options, plan, stores);
   if (options.overlapWith !== undefined) {
     // The other site's first items do not depend on its sizes beyond these.
     const others = seedSite({
@@ -481,6 +519,7 @@ export function seedSite(options: SeedOptions): Map<string, LangStore> {
       pages: 8,
       media: 6,
       hostile: false,
+      urlVariants: false,
       overlapWith: undefined,
     });
     for (const [lang, store] of stores) {

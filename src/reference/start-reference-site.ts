@@ -42,6 +42,12 @@ export interface ReferenceOptions {
   readonly attachmentsFollowParent?: boolean;
   /** Send `_links["version-history"][0].count` on items (false: a server that omits it). @default true */
   readonly versionCounts?: boolean;
+  /**
+   * Content also refers to media and items by URLs other than theirs, as deployed sites'
+   * content does: size variants, another path prefix or scheme, relative URLs, links to files
+   * in the uploads, short links (`?p=ID`). @default false
+   */
+  readonly urlVariants?: boolean;
   /** The site's notion of "now" for writes. @default () => new Date() */
   readonly clock?: () => Date;
   /** Seed drafts and pending items with an empty slug (deployed servers do). @default false */
@@ -150,6 +156,7 @@ export async function startReferenceSite(options: ReferenceOptions = {}): Promis
     base: site.base,
     sluglessDrafts: options.sluglessDrafts ?? false,
     overlapWith: options.overlapWith,
+    urlVariants: options.urlVariants ?? false,
   })) {
     stores.set(lang, store);
     dispatchers.set(lang, createDispatcher(site, lang, ROUTES));

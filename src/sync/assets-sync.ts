@@ -19,6 +19,7 @@ import {
   isPublicItem,
   mayHaveEmbeds,
   mediaItemUrls,
+  onSiteScheme,
   renderedContent,
 } from './content-media.js';
 import type { MediaFetcher } from './media-fetcher.js';
@@ -144,8 +145,9 @@ function describeWork(
   link: string | undefined,
   client: CmsClient,
 ): ItemWork {
+  const site = client.options.site;
   if (type === 'media') {
-    const urls = mediaItemUrls(item);
+    const urls = [...new Set(mediaItemUrls(item).map((url) => onSiteScheme(url, site)))];
     const size = declaredFileSize(item);
     return {
       id,
@@ -157,7 +159,7 @@ function describeWork(
   }
   if (!isPublicItem(item)) return { id, files: [], embeds: [] };
   const html = renderedContent(item);
-  const siteOrigin = new URL(client.options.site).origin;
+  const siteOrigin = new URL(site).origin;
   const embeds = mayHaveEmbeds(html)
     ? findEmbedUrls(html).filter(
         // The proxy for other sites' URLs needs credentials; without them the build shows a
@@ -167,7 +169,9 @@ function describeWork(
     : [];
   return {
     id,
-    files: contentMediaUrls(html, link).map((url) => ({ url })),
+    files: [...new Set(contentMediaUrls(html, link).map((url) => onSiteScheme(url, site)))].map(
+      (url) => ({ url }),
+    ),
     embeds,
   };
 }

@@ -81,6 +81,28 @@ export function mediaItemUrls(item: Readonly<Record<string, unknown>>): string[]
   return [...new Set(urls)];
 }
 
+/**
+ * `url` as fetched: a URL on the site's own host under the other scheme (an `http:` link on an
+ * `https:` site, or the reverse) is fetched through the site's scheme, so it is stored under
+ * the same URL as the site's own spelling (one request, never credentials over `http:` to a
+ * host the site reaches over `https:`). Other URLs are returned as they are.
+ */
+export function onSiteScheme(url: string, siteUrl: string): string {
+  let parsed: URL;
+  let site: URL;
+  try {
+    parsed = new URL(url);
+    site = new URL(siteUrl);
+  } catch {
+    return url;
+  }
+  if (parsed.protocol === site.protocol || parsed.hostname !== site.hostname) return url;
+  const swapped = new URL(parsed.href);
+  swapped.protocol = site.protocol;
+  // An explicit port (`https://h:8443`) says which server it is: only the same one is the site.
+  return swapped.host === site.host ? swapped.href : url;
+}
+
 /** `media_details.filesize` of the original file, when the server gives it. */
 export function declaredFileSize(item: Readonly<Record<string, unknown>>): number | undefined {
   const details = item['media_details'];

@@ -6,12 +6,18 @@
  */
 import { createHash } from 'node:crypto';
 import { localReferences } from './local-references.js';
+import { remainingShortLinks } from './short-links.js';
 
 export interface HtmlFacts {
   /** `htmlDigestOf(html)`. */
   htmlDigest: string;
   /** Canonical site paths of the local files the HTML references, sorted. */
   media: string[];
+  /**
+   * Short links (`?p=ID`) under the language's host still pointing at the remote site: they
+   * name no public item, so the build warns about them. Absent when there are none.
+   */
+  shortLinks?: string[];
 }
 
 /** A short digest (128 bits, hex) of an HTML string. */
@@ -19,19 +25,27 @@ export function htmlDigestOf(html: string): string {
   return createHash('sha256').update(html).digest('hex').slice(0, 32);
 }
 
-/** The facts of `html` as the page at `pageSitePath` shows it. */
-export function htmlFacts(html: string, pageSitePath: string): HtmlFacts {
-  return {
+/** The facts of `html` as the page at `pageSitePath` of the language at `homeUrl` shows it. */
+export function htmlFacts(html: string, pageSitePath: string, homeUrl?: string): HtmlFacts {
+  const facts: HtmlFacts = {
     htmlDigest: htmlDigestOf(html),
     media: [...localReferences(html, pageSitePath)].sort(),
   };
+  const shortLinks = homeUrl === undefined ? [] : remainingShortLinks(html, homeUrl);
+  if (shortLinks.length > 0) facts.shortLinks = shortLinks;
+  return facts;
 }
 
 /** The facts stored in a transformed row's `meta`, when they are there and well formed. */
 export function storedHtmlFacts(meta: unknown): HtmlFacts | undefined {
-  const value = meta as { htmlDigest?: unknown; media?: unknown } | null | undefined;
+  const value = meta as
+    { htmlDigest?: unknown; media?: unknown; shortLinks?: unknown } | null | undefined;
   if (typeof value?.htmlDigest !== 'string' || !Array.isArray(value.media)) return undefined;
   const media = value.media as unknown[];
   if (!media.every((entry) => typeof entry === 'string')) return undefined;
-  return { htmlDigest: value.htmlDigest, media: media as string[] };
+  const facts: HtmlFacts = { htmlDigest: value.htmlDigest, media: media as string[] };
+  const shortLinks = value.shortLinks;
+  if (Array.isArray(shortLinks) && shortLinks.every((entry) => typeof entry === 'string'))
+    facts.shortLinks = shortLinks as string[];
+  return facts;
 }

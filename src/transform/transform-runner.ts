@@ -19,6 +19,7 @@ import { createHtmlProcessor, processHtml, type HtmlProcessor } from './process-
 import { isPublic, parseItemJson, renderedField } from './publication.js';
 import { plainTextExcerpt } from './plain-excerpt.js';
 import { linksIntoFiles, removedPageFiles } from './removed-link-targets.js';
+import { shortLinkEntries } from './short-links.js';
 import { createUrlResolver } from './url-resolver.js';
 import { TRANSFORM_VERSION } from './version.js';
 
@@ -85,10 +86,14 @@ export function publicCandidates(store: Store, lang: string): TransformCandidate
   ];
 }
 
-/** Local site paths of every media URL the cache holds a copy of. */
-export function mediaSitePaths(store: Store, lang: string): Map<string, string> {
+/**
+ * Local site paths of every media URL the cache holds a copy of, whichever language's pull
+ * fetched it: one host may serve several languages, and content shows another language's
+ * files too (the build copies only what public content uses).
+ */
+export function mediaSitePaths(store: Store): Map<string, string> {
   const paths = new Map<string, string>();
-  for (const file of store.media.listFiles({ lang })) {
+  for (const file of store.media.listFiles()) {
     paths.set(file.url, mediaSitePath(file.url, file.sha256));
   }
   return paths;
@@ -125,13 +130,15 @@ export function runTransform(store: Store, options: TransformOptions): Transform
   let processor: HtmlProcessor | undefined;
   const processorFor = (): HtmlProcessor =>
     (processor ??= createHtmlProcessor({
-      resolveLink: createUrlResolver(
-        candidates.flatMap((candidate): [string, string][] => {
+      resolveLink: createUrlResolver([
+        ...candidates.flatMap((candidate): [string, string][] => {
           const path = sitePaths.get(itemKey(candidate.type, candidate.id));
           return path !== undefined && candidate.link ? [[candidate.link, path]] : [];
         }),
-      ),
-      resolveMedia: createUrlResolver(mediaSitePaths(store, lang)),
+        // After the links: an item's own link wins over a short link of the same spelling.
+        ...shortLinkEntries(candidates, (type, id) => sitePaths.get(itemKey(type, id)), homeUrl),
+      ]),
+      resolveMedia: createUrlResolver(mediaSitePaths(store)),
     }));
 
   const written = new Set<string>();
@@ -164,7 +171,7 @@ export function runTransform(store: Store, options: TransformOptions): Transform
         html: result.html,
         excerpt: result.excerpt,
         // The build reads these for every page instead of the HTML itself.
-        meta: { sitePath: path, ...htmlFacts(result.html, path) },
+        meta: { sitePath: path, ...htmlFacts(result.html, path, homeUrl) },
       }),
     );
     if (pending.length >= batchSize) flush();
@@ -178,7 +185,7 @@ export function runTransform(store: Store, options: TransformOptions): Transform
     pending.push(() =>
       store.transformed.put({
         ...stored,
-        meta: { ...(stored.meta as object), ...htmlFacts(stored.html, sitePath) },
+        meta: { ...(stored.meta as object), ...htmlFacts(stored.html, sitePath, homeUrl) },
       }),
     );
     if (pending.length >= batchSize) flush();

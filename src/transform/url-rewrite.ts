@@ -4,6 +4,7 @@
  * relative to the page being written (keeping `?query` and `#fragment`).
  */
 import { normalizeSitePath, relativeSitePath } from './site-paths.js';
+import { shortLinkQuery } from './short-links.js';
 import type { UrlResolver } from './url-resolver.js';
 import { urlScheme } from './url-safety.js';
 
@@ -50,7 +51,12 @@ export function rewriteUrl(value: string, context: RewriteContext, resolve: UrlR
   target.hash = '';
   let sitePath = resolve(target.href);
   let search = '';
-  if (sitePath === undefined && target.search !== '') {
+  // A short link (`?p=12`) names an item, not the page its path happens to be: no fallback.
+  if (
+    sitePath === undefined &&
+    target.search !== '' &&
+    shortLinkQuery(target.search) === undefined
+  ) {
     // `/my-post/?utm_source=x`: the page is mirrored even if this query is not; keep the
     // query on the local link rather than dropping it silently.
     search = target.search;

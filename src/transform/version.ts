@@ -3,4 +3,4 @@
  * whenever a change to any plugin or to the processor changes the HTML out for the same HTML
  * in: every item is then transformed again on the next run, and only then.
  */
-export const TRANSFORM_VERSION = 2;
+export const TRANSFORM_VERSION = 3;

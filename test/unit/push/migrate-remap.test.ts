@@ -43,16 +43,81 @@ describe('rewriteContent', () => {
         '<figure class="cms-block-image"><img src="http://dst:5000/pl/cms-content/uploads/2025/02/a.png" ' +
         'srcset="http://dst:5000/pl/cms-content/uploads/2025/02/a-300x200.png 300w, http://dst:5000/pl/cms-content/uploads/2025/02/a.png 600w" ' +
         'class="cms-image-70" data-id="70"/></figure>' +
-        '<p><a href="http://dst:5000/pl/2024/01/other/#part">x</a> <a href="http://dst:5000/es/">es</a> ' +
+        // Under the source home but matching nothing migrated: left as it is.
+        '<p><a href="http://src:4000/pl/2024/01/other/#part">x</a> <a href="http://dst:5000/es/">es</a> ' +
         '<a href="http://src:40001/pl/">not ours</a> <a href="https://example.com/">ext</a> cms-image-8</p>' +
-        '<!-- cms:embed {"url":"http:\\/\\/dst:5000\\/pl\\/page\\/"} -->',
+        '<!-- cms:embed {"url":"http:\\/\\/src:4000\\/pl\\/page\\/"} -->',
+    );
+  });
+
+  it('maps every spelling of a migrated file or item and collects what matches nothing', () => {
+    const unmatched = new Set<string>();
+    const withItems: RemapContext = {
+      ...context,
+      ids: { media: new Map([[7, 70]]), pages: new Map([[12, 120]]), posts: new Map([[38, 141]]) },
+      urls: new Map([
+        ...context.urls,
+        ['http://src:4000/pl/2024/01/post/', 'http://dst:5000/pl/2025/02/post/'],
+      ]),
+      unmatched,
+    };
+    const html =
+      '<img src="/pl/cms-content/uploads/2024/01/a-300x200.png" ' +
+      'srcset="https://src:4000/pl/cms-content/uploads/2024/01/a-300x200.png 300w, ' +
+      'http://src:4000/cms-content/uploads/2024/01/a.png 600w, ' +
+      '//src:4000/es/cms-content/uploads/2024/01/a.png 601w">' +
+      '<img src="../../../cms-content/uploads/2024/01/a.png">' +
+      '<a href="/pl/?p=38">p</a> <a href="http://src:4000/pl/?page_id=12">page</a> ' +
+      '<a href="/pl/?p=99">gone</a> <a href="https://src:4000/pl/2024/01/post/#x">post</a> ' +
+      '<a href="#top">top</a> <a href="/pl/cms-content/uploads/2024/01/zz.pdf">zz</a>';
+    expect(rewriteContent(html, withItems, 'http://src:4000/pl/2024/01/post/')).toBe(
+      '<img src="http://dst:5000/pl/cms-content/uploads/2025/02/a-300x200.png" ' +
+        'srcset="http://dst:5000/pl/cms-content/uploads/2025/02/a-300x200.png 300w, ' +
+        'http://dst:5000/pl/cms-content/uploads/2025/02/a.png 600w, ' +
+        'http://dst:5000/pl/cms-content/uploads/2025/02/a.png 601w">' +
+        '<img src="http://dst:5000/pl/cms-content/uploads/2025/02/a.png">' +
+        '<a href="http://dst:5000/pl/?p=141">p</a> <a href="http://dst:5000/pl/?page_id=120">page</a> ' +
+        '<a href="/pl/?p=99">gone</a> <a href="http://dst:5000/pl/2025/02/post/#x">post</a> ' +
+        '<a href="#top">top</a> <a href="/pl/cms-content/uploads/2024/01/zz.pdf">zz</a>',
+    );
+    expect([...unmatched].sort()).toEqual([
+      'http://src:4000/pl/?p=99',
+      'http://src:4000/pl/cms-content/uploads/2024/01/zz.pdf',
+    ]);
+  });
+
+  it('on a shared host, maps the source language only and never a target URL twice', () => {
+    const shared: RemapContext = {
+      ...context,
+      urls: new Map([
+        [
+          'http://h/pl/cms-content/uploads/2024/01/a.png',
+          'http://h/es/cms-content/uploads/2024/01/a.png',
+        ],
+      ]),
+      sourceHome: 'http://h/pl/',
+      targetHome: 'http://h/es/',
+      sourceUrl: 'http://h',
+      targetUrl: 'http://h',
+    };
+    const html =
+      '<img src="http://h/pl/cms-content/uploads/2024/01/a.png"> <a href="http://h/es/x/">es</a> ' +
+      'http://h/es/cms-content/uploads/2024/01/a.png';
+    expect(rewriteContent(html, shared)).toBe(
+      '<img src="http://h/es/cms-content/uploads/2024/01/a.png"> <a href="http://h/es/x/">es</a> ' +
+        'http://h/es/cms-content/uploads/2024/01/a.png',
     );
   });
 
   it('maps to another language home and keeps query strings', () => {
     const other = { ...context, targetHome: 'http://dst:5000/es/' };
-    expect(mapUrl('http://src:4000/pl/a/?p=1', other)).toBe('http://dst:5000/es/a/?p=1');
+    expect(mapUrl('http://src:4000/pl/?x=1', other)).toBe('http://dst:5000/es/?x=1');
     expect(mapUrl('http://src:4000/pl', other)).toBe('http://dst:5000/es/');
+    expect(mapUrl('https://src:4000/pl/cms-content/uploads/2024/01/a.png?v=2', other)).toBe(
+      'http://dst:5000/pl/cms-content/uploads/2025/02/a.png?v=2',
+    );
+    // Matching nothing migrated: as it is.
+    expect(mapUrl('http://src:4000/pl/a/?p=1', other)).toBe('http://src:4000/pl/a/?p=1');
     expect(mapUrl('http://elsewhere/pl/', other)).toBe('http://elsewhere/pl/');
   });
 });
@@ -68,7 +133,10 @@ describe('postBody', () => {
       author: 1,
       featured_media: 7,
       title: { raw: 'Child', rendered: 'Child' },
-      content: { raw: '<a href="http://src:4000/pl/x/">x</a>', rendered: 'ignored' },
+      content: {
+        raw: '<a href="http://src:4000/pl/x/">x</a> <img src="../../cms-content/uploads/2024/01/a.png">',
+        rendered: 'ignored',
+      },
       excerpt: { raw: '', rendered: '<p>auto</p>' },
       date_gmt: '2024-01-01T10:00:00',
       comment_status: 'closed',
@@ -86,7 +154,8 @@ describe('postBody', () => {
         ping_status: 'closed',
         template: '',
         title: 'Child',
-        content: '<a href="http://dst:5000/pl/x/">x</a>',
+        content:
+          '<a href="http://src:4000/pl/x/">x</a> <img src="http://dst:5000/pl/cms-content/uploads/2025/02/a.png">',
         date_gmt: '2024-01-01T10:00:00',
         parent: 30,
         featured_media: 70,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  onSiteScheme,
   contentMediaUrls,
   declaredFileSize,
   isPublicItem,
@@ -74,5 +75,28 @@ describe('isPublicItem and mayHaveEmbeds', () => {
     expect(mayHaveEmbeds('<p><a href="https://x.test/">https://x.test/</a></p>')).toBe(true);
     expect(mayHaveEmbeds('<figure class="cms-block-embed"><div>…</div></figure>')).toBe(true);
     expect(mayHaveEmbeds('<p>See https://x.test/ for more</p>')).toBe(false);
+  });
+});
+
+describe('onSiteScheme', () => {
+  it('fetches the other scheme of the site own host through the site scheme', () => {
+    expect(onSiteScheme('http://example.com/up/a.png', 'https://example.com')).toBe(
+      'https://example.com/up/a.png',
+    );
+    expect(onSiteScheme('https://127.0.0.1:8080/up/a.png', 'http://127.0.0.1:8080')).toBe(
+      'http://127.0.0.1:8080/up/a.png',
+    );
+  });
+
+  it('leaves other hosts, other ports and the site own scheme alone', () => {
+    expect(onSiteScheme('http://cdn.example.com/a.png', 'https://example.com')).toBe(
+      'http://cdn.example.com/a.png',
+    );
+    expect(onSiteScheme('http://example.com:8080/a.png', 'https://example.com')).toBe(
+      'http://example.com:8080/a.png',
+    );
+    expect(onSiteScheme('https://example.com/a.png', 'https://example.com')).toBe(
+      'https://example.com/a.png',
+    );
   });
 });
