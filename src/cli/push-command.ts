@@ -30,10 +30,10 @@ export function pushCommand(io: CliIo): Command {
       'skip the conflict check: write edits to items changed on the site since checkout (see below)',
     )
     .addOption(
-      new Option('--validation <mode>', 'batch validation').choices([
-        'require-all-validate',
-        'normal',
-      ]),
+      new Option(
+        '--validation <mode>',
+        'batch validation: require-all-validate runs nothing if an edit fails the argument checks (save-time errors still let the others land); normal runs every valid edit',
+      ).choices(['require-all-validate', 'normal']),
     )
     .option('--delete <ids>', 'move these post/page ids to the trash, e.g. 12,13')
     .option('--json', 'print one machine-readable summary')

@@ -94,7 +94,11 @@ export const pipelineSchema = z
       .object({
         /** Where `checkout` writes one file per item. @default "content" */
         dir: z.string().min(1).default('content'),
-        /** Batch validation mode. @default "require-all-validate" */
+        /**
+         * Batch validation mode. require-all-validate: the server checks every request's
+         * arguments before running any (a save-time error still lets the others land).
+         * @default "require-all-validate"
+         */
         validation: z.enum(['require-all-validate', 'normal']).default('require-all-validate'),
       })
       .strict()

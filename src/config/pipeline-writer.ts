@@ -97,8 +97,10 @@ export function pipelineText(options: PipelineTextOptions = {}): string {
     'push:',
     `  # Where \`checkout\` writes one file per post and page. Default: ${d.push.dir}`,
     `  dir: ${yamlString(d.push.dir)}`,
-    '  # Batch validation: require-all-validate writes nothing if any edit is invalid;',
-    `  # normal writes the valid ones. Default: ${d.push.validation}`,
+    '  # Batch validation: require-all-validate sends nothing if any edit fails the',
+    "  # server's argument checks; an error found only when saving (an unknown author)",
+    '  # still lets the other edits land, and push reports it per file. normal writes',
+    `  # every edit that passes. Default: ${d.push.validation}`,
     `  validation: ${d.push.validation}`,
     '',
   ];
