@@ -13,6 +13,7 @@ interface ReferenceFlags {
   hostile?: boolean;
   sluglessDrafts?: boolean;
   overlapWith?: string;
+  independentIds?: boolean;
 }
 
 export function referenceCommand(io: CliIo): Command {
@@ -34,6 +35,10 @@ export function referenceCommand(io: CliIo): Command {
       '--overlap-with <seed>',
       "also hold the site's own items with the slugs and dates of some items of the site seeded with <seed> (a migration target with content)",
     )
+    .option(
+      '--independent-ids',
+      'serve each language as a separate site: ids are independent (post 12 in pl and in es are unrelated)',
+    )
     .action(async (flags: ReferenceFlags) => {
       const { startReferenceSite, parseFaults } = await import('../reference/index.js');
       const faults = flags.faults === undefined ? undefined : parseFaults(flags.faults);
@@ -48,6 +53,7 @@ export function referenceCommand(io: CliIo): Command {
         ...(flags.hostile ? { hostile: true } : {}),
         ...(flags.sluglessDrafts ? { sluglessDrafts: true } : {}),
         ...(flags.overlapWith !== undefined ? { overlapWith: flags.overlapWith } : {}),
+        ...(flags.independentIds ? { independentIds: true } : {}),
       });
       io.stdout.write(
         [

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import type { CommonFlags } from '../config/settings.js';
 import { buildJson, printBuild } from './build-command.js';
 import type { CliIo } from './run-cli.js';
@@ -18,6 +18,12 @@ export function runCommand(io: CliIo): Command {
     .option('--out <dir>', 'output directory; each language goes to <dir>/<lang>/')
     .option('--templates <dir>', 'an Eleventy theme directory instead of the built-in one')
     .option('--backup', 'also mirror revisions and autosaves (needs credentials)')
+    .addOption(
+      new Option(
+        '--translations <mode>',
+        "how items pair with their translations: same-id (one content set under every language) or none (separate sites; the switcher goes to the other language's home). Default: the pipeline's, else none",
+      ).choices(['same-id', 'none']),
+    )
     .option('--json', 'print one machine-readable summary on stdout')
     .action(async (flags: RunFlags) => {
       const [{ resolveSettings }, { pull }, { openStore }, { createProgressReporter }] =

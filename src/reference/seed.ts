@@ -15,7 +15,8 @@ import { addOverlapItems } from './overlap.js';
 
 /**
  * Deterministic seed content. The same seed gives the same items (ids, dates, text) on every
- * run; `pl` and `es` differ in every text and slug; translations share id and type. The first
+ * run; `pl` and `es` differ in every text and slug; translations share id and type (unless
+ * `independentIds`: then each language numbers its items on its own, as separate sites do). The first
  * RICH_POSTS posts carry real HTML (headings, images, internal links, embeds) and every
  * status; further posts are short, so 100,000 of them seed in seconds.
  */
@@ -26,12 +27,21 @@ export interface SeedOptions {
   readonly media: number;
   readonly languages: readonly string[];
   readonly hostile: boolean;
+  /** Each language numbers its items on its own (separate sites). @default false */
+  readonly independentIds?: boolean;
   readonly base: string;
   /** Drafts and pending items have an empty slug, as deployed servers answer. @default false */
   readonly sluglessDrafts?: boolean;
   /** Seed of a site whose slugs and dates this site's own items repeat (see overlap.ts). */
   readonly overlapWith?: string | undefined;
 }
+
+/**
+ * How far apart languages' ids start when languages are separate sites: a rich post takes two
+ * ids (itself and a revision), so post i of one language has the id of post i+1 of the
+ * previous one: the same id names unrelated items, as on real separate sites.
+ */
+const INDEPENDENT_ID_STEP = 2;
 
 /** The instant seeded content is dated relative to (2025-01-15T09:30:00Z). */
 export const SEED_EPOCH = Date.UTC(2025, 0, 15, 9, 30, 0) / 1000;
@@ -87,9 +97,9 @@ function hasAutosave(kind: 'post' | 'page', index: number): boolean {
   return (kind === 'post' && index === 1) || (kind === 'page' && index === 2);
 }
 
-/** One id space shared by every language, so translations get the same id. */
-function makePlan(options: SeedOptions): Plan {
-  let next = 1;
+/** One id space shared by every language (translations get the same id), from `first`. */
+function makePlan(options: SeedOptions, first = 1): Plan {
+  let next = first;
   const media = Array.from({ length: options.media }, () => next++);
   const planItem = (kind: 'post' | 'page', index: number): PlannedItem => {
     const id = next++;
@@ -467,11 +477,14 @@ function seedLanguage(
 }
 
 export function seedSite(options: SeedOptions): Map<string, LangStore> {
-  const plan = makePlan(options);
+  const shared = makePlan(options);
   const stores = new Map<string, LangStore>();
-  options.languages.forEach((lang, langIndex) =>
-    stores.set(lang, seedLanguage(options, plan, lang, langIndex)),
-  );
+  options.languages.forEach((lang, langIndex) => {
+    const plan = options.independentIds
+      ? makePlan(options, 1 + langIndex * INDEPENDENT_ID_STEP)
+      : shared;
+    stores.set(lang, seedLanguage(options, plan, lang, langIndex));
+  });
   if (options.overlapWith !== undefined) {
     // The other site's first items do not depend on its sizes beyond these.
     const others = seedSite({

@@ -34,6 +34,12 @@ export interface ReferenceOptions {
   readonly faults?: FaultSpec | string;
   /** Add items with hostile slugs, links and file names. @default false */
   readonly hostile?: boolean;
+  /**
+   * Serve each language as a separate site: every language numbers its items on its own, so
+   * the same id names unrelated items in two languages (observed-behaviour.md, Items).
+   * @default false: one content set, a translation has its item's id
+   */
+  readonly independentIds?: boolean;
   /** The site's notion of "now" for writes. @default () => new Date() */
   readonly clock?: () => Date;
   /** Seed drafts and pending items with an empty slug (deployed servers do). @default false */
@@ -135,6 +141,7 @@ export async function startReferenceSite(options: ReferenceOptions = {}): Promis
     media,
     languages,
     hostile: options.hostile ?? false,
+    independentIds: options.independentIds ?? false,
     base: site.base,
     sluglessDrafts: options.sluglessDrafts ?? false,
     overlapWith: options.overlapWith,
