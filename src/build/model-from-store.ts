@@ -33,6 +33,12 @@ export interface ModelFromStoreOptions {
   lang: string;
   /** Every language built, this one included, in switcher order. */
   languages: readonly { lang: string; label?: string; hreflang?: string }[];
+  /**
+   * How items pair with their translations: `same-id` takes the item with the same id in
+   * another language as its translation; `none` claims no translation (the switcher goes to
+   * the other language's home). @default 'none'
+   */
+  translations?: 'same-id' | 'none';
   /** `<html lang>` and date formats. @default the language code */
   locale?: string;
   /** The remote home of the language. @default `home` of the language's `site_info` */
@@ -91,9 +97,11 @@ export function modelFromStore(store: Store, options: ModelFromStoreOptions): Mo
     .map((language) => language.lang)
     .filter((other) => other !== lang);
   // Where each item lives in the other languages: one query per language, not two per entry.
-  const otherPaths = others.map(
-    (other) => [other, store.transformed.publicSitePaths(other)] as const,
-  );
+  // Without evidence that ids pair translations, none is read (and none claimed).
+  const otherPaths =
+    options.translations === 'same-id'
+      ? others.map((other) => [other, store.transformed.publicSitePaths(other)] as const)
+      : [];
   const mediaItems = new Map<number, FeaturedImage | undefined>();
   const imageOf = (mediaId: number | null): FeaturedImage | undefined => {
     if (!mediaId) return undefined;

@@ -22,6 +22,7 @@ import { TRANSFORM_VERSION } from '../transform/version.js';
 import { buildSite, type BuildPhases, type BuildReport } from './build-site.js';
 import { digestOf } from './digest.js';
 import { isCurrentManifest, MANIFEST_VERSION, type BuildManifest } from './build-manifest.js';
+import { canonicalOrder, switcherLanguages } from './language-order.js';
 import { modelFromStore } from './model-from-store.js';
 import {
   OFFLOAD_MIN_STALE,
@@ -94,7 +95,17 @@ export async function runBuild(
   settings: Settings,
   options: RunBuildOptions = {},
 ): Promise<BuildSummary> {
-  const languages = buildLanguages(store, settings);
+  const languages = canonicalOrder(buildLanguages(store, settings), settings.pipelineLanguages);
+  const shown = switcherLanguages({
+    built: languages,
+    pipelineLanguages: settings.pipelineLanguages,
+    cached: store.items.langs(),
+    pulled: (lang) => store.siteInfo.get(lang) !== undefined,
+  });
+  const pairsById = settings.translations === 'same-id';
+  // Pairing by id reads the site paths of the other languages' items: those not built in
+  // this run are transformed too, so that their paths are as current as a full build's.
+  const toPrepare = pairsById ? shown : languages;
   const summary: BuildSummary = {
     languages: {},
     total: { written: 0, unchanged: 0, removed: 0, pages: 0, seconds: 0 },
@@ -128,7 +139,7 @@ export async function runBuild(
       offloadFrom,
     );
     let transformedElsewhere = new Map<string, number>();
-    for (const lang of languages) {
+    for (const lang of toPrepare) {
       if (elsewhere?.languages.has(lang)) transformedElsewhere = await elsewhere.done;
       prepared.set(
         lang,
@@ -136,12 +147,12 @@ export async function runBuild(
       );
     }
     for (const lang of languages) {
-      const others = languages
+      const others = shown
         .filter((other) => other !== lang)
-        .map((other) => [other, prepared.get(other)?.pathsDigest ?? null]);
+        .map((other) => [other, pairsById ? (prepared.get(other)?.pathsDigest ?? null) : null]);
       const result = await buildLanguage(store, settings, {
         lang,
-        languages,
+        languages: shown,
         options,
         prepared: prepared.get(lang) as PreparedLanguage,
         othersDigest: digestOf(others),
@@ -358,6 +369,7 @@ async function buildLanguage(
     languages,
     // Translations published, removed or moved change this language's switcher links.
     translations: job.othersDigest,
+    pairing: settings.translations,
     publicUrl: settings.build.publicUrl ?? null,
     postsPerPage: settings.build.postsPerPage,
   });
@@ -389,6 +401,7 @@ async function buildLanguage(
   const { model, warnings } = modelFromStore(store, {
     lang,
     languages: languages.map((code) => ({ lang: code })),
+    translations: settings.translations,
     homeUrl: prepared.homeUrl,
     ...(settings.build.publicUrl
       ? { publicUrl: publicUrlFor(settings.build.publicUrl, lang) }

@@ -24,11 +24,12 @@ export function checkoutCommand(io: CliIo): Command {
     .option('--type <list>', 'collections: posts,pages', 'posts,pages')
     .option('--json', 'print one machine-readable summary')
     .action(async (flags: CheckoutFlags) => {
-      const [{ resolveSettings }, { checkout, CHECKOUT_TYPES }, { openStore }] = await Promise.all([
-        import('../config/settings.js'),
-        import('../push/index.js'),
-        import('../store/index.js'),
-      ]);
+      const [{ resolveSettings }, { checkout, writeRemoteCopies, CHECKOUT_TYPES }, { openStore }] =
+        await Promise.all([
+          import('../config/settings.js'),
+          import('../push/index.js'),
+          import('../store/index.js'),
+        ]);
       const settings = resolveSettings(flags, io.env, io.cwd);
       const types = parseTypes(flags.type ?? 'posts,pages', CHECKOUT_TYPES);
       const dir = flags.dir !== undefined ? path.resolve(io.cwd, flags.dir) : settings.push.dir;
@@ -37,6 +38,7 @@ export function checkoutCommand(io: CliIo): Command {
         const languages = settings.languages.length > 0 ? settings.languages : store.items.langs();
         const runId = store.runs.start('checkout');
         const summary = checkout({ store, dir, languages, types });
+        const remoteCopies = writeRemoteCopies(store, languages);
         store.runs.finish(runId, 'ok', {
           written: summary.written,
           unchanged: summary.unchanged,
@@ -44,13 +46,17 @@ export function checkoutCommand(io: CliIo): Command {
         });
         if (flags.json) {
           io.stdout.write(
-            `${JSON.stringify({ dir, written: summary.written, unchanged: summary.unchanged, keptLocal: summary.keptLocal, items: summary.items })}\n`,
+            `${JSON.stringify({ dir, written: summary.written, unchanged: summary.unchanged, keptLocal: summary.keptLocal, remoteCopies, items: summary.items })}\n`,
           );
           return;
         }
         for (const file of summary.keptLocal)
           io.stdout.write(
             `kept ${file}: edited locally since checkout, not overwritten (push it, or delete it to check out again)\n`,
+          );
+        for (const copy of remoteCopies)
+          io.stdout.write(
+            `remote ${copy}: the site's version of an item you edited (merge it, then push --resolve)\n`,
           );
         io.stdout.write(
           `checkout: ${summary.written} written, ${summary.unchanged} unchanged, ${summary.keptLocal.length} kept (local edits) in ${dir}\n`,

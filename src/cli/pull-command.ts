@@ -51,6 +51,16 @@ export function pullCommand(io: CliIo): Command {
         progress.stop();
       }
       io.exitCode.value = summary.status === 'partial' ? 3 : 0;
+      // Items edited in checkout files that the pull brought a newer version of: the site's
+      // version goes beside the file, for "push --resolve" (see push --help).
+      const { writeRemoteCopiesIn } = await import('../push/index.js');
+      for (const copy of writeRemoteCopiesIn(
+        settings.cache,
+        settings.languages.length > 0 ? settings.languages : undefined,
+      ))
+        io.stderr.write(
+          `pull: the site changed an item you edited; its version is in ${copy} (merge, then push --resolve)\n`,
+        );
       if (flags.json) {
         io.stdout.write(
           `${JSON.stringify({ languages: summary.languages, total: summary.total })}\n`,

@@ -12,6 +12,7 @@ interface PushFlags extends CommonFlags {
   json?: boolean;
   validation?: 'normal' | 'require-all-validate';
   delete?: string;
+  resolve?: string[];
 }
 
 export function pushCommand(io: CliIo): Command {
@@ -30,12 +31,17 @@ export function pushCommand(io: CliIo): Command {
       'skip the conflict check: write edits to items changed on the site since checkout (see below)',
     )
     .addOption(
-      new Option('--validation <mode>', 'batch validation').choices([
-        'require-all-validate',
-        'normal',
-      ]),
+      new Option(
+        '--validation <mode>',
+        'batch validation: require-all-validate runs nothing if an edit fails the argument checks (save-time errors still let the others land); normal runs every valid edit',
+      ).choices(['require-all-validate', 'normal']),
     )
     .option('--delete <ids>', 'move these post/page ids to the trash, e.g. 12,13')
+    .option(
+      '--resolve <file>',
+      "mark a conflicting checkout file resolved (after merging FILE.remote.html into it): send it against the site's current version; repeatable",
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .option('--json', 'print one machine-readable summary')
     .addHelpText(
       'after',
@@ -50,7 +56,16 @@ Conflicts and --force:
   shows the item as the site then has it. Local validation still runs (exit 2, nothing sent)
   and the site may still refuse an edit (kept pending with its message, exit 3).
   Use "push --dry-run" first to list the conflicts; "checkout" of a fresh pull shows the
-  site's version (it never overwrites a file you edited).`,
+  site's version (it never overwrites a file you edited).
+
+Resolving a conflict without --force:
+  1. cms-mirror pull: the cache gets the site's version; push (or pull, or checkout) then
+     writes it beside your file as <file>.remote.html (your file is never touched).
+  2. Merge what you want to keep from <file>.remote.html into your file. push still
+     refuses the file while it is unresolved.
+  3. cms-mirror push --resolve <file>: your file is sent against the site's current
+     version (the .remote.html copy is removed). If the site moved again meanwhile, it
+     conflicts again and a fresh copy is written.`,
     )
     .action(async (flags: PushFlags) => {
       const [{ resolveSettings }, { countersOf, runPush }] = await Promise.all([
@@ -64,6 +79,9 @@ Conflicts and --force:
         ...(flags.force ? { force: true } : {}),
         ...(flags.validation !== undefined ? { validation: flags.validation } : {}),
         ...(flags.delete !== undefined ? { deleteIds: parseIds(flags.delete) } : {}),
+        ...(flags.resolve !== undefined
+          ? { resolve: flags.resolve.map((file) => path.resolve(io.cwd, file)) }
+          : {}),
       });
       io.exitCode.value = exitCodeOf(report);
       if (flags.json) {
@@ -83,6 +101,7 @@ export function exitCodeOf(report: RunPushReport): number {
 
 function printReport(io: CliIo, report: RunPushReport, dryRun: boolean): void {
   const err = (line: string) => io.stderr.write(`${line}\n`);
+  for (const copy of report.remoteCopies) err(`the site's version of an edited file: ${copy}`);
   for (const problem of report.fileProblems) err(problem.message);
   for (const problem of report.invalid) err(`${problem.file}: ${problem.message}`);
   if (report.fileProblems.length + report.invalid.length > 0) {

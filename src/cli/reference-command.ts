@@ -16,6 +16,7 @@ interface ReferenceFlags {
   attachmentsFollowParent?: boolean;
   versionCounts: boolean;
   urlVariants?: boolean;
+  independentIds?: boolean;
 }
 
 export function referenceCommand(io: CliIo): Command {
@@ -46,6 +47,10 @@ export function referenceCommand(io: CliIo): Command {
       '--url-variants',
       'content also refers to media and items by other URLs (size variants, other prefix or scheme, relative, short links)',
     )
+    .option(
+      '--independent-ids',
+      'serve each language as a separate site: ids are independent (post 12 in pl and in es are unrelated)',
+    )
     .action(async (flags: ReferenceFlags) => {
       const { startReferenceSite, parseFaults } = await import('../reference/index.js');
       const faults = flags.faults === undefined ? undefined : parseFaults(flags.faults);
@@ -63,6 +68,7 @@ export function referenceCommand(io: CliIo): Command {
         ...(flags.attachmentsFollowParent ? { attachmentsFollowParent: true } : {}),
         versionCounts: flags.versionCounts,
         ...(flags.urlVariants ? { urlVariants: true } : {}),
+        ...(flags.independentIds ? { independentIds: true } : {}),
       });
       io.stdout.write(
         [

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import type { CommonFlags } from '../config/settings.js';
 import { buildJson, printBuild } from './build-command.js';
 import { nonNegativeInt } from './option-parsers.js';
@@ -23,6 +23,12 @@ export function runCommand(io: CliIo): Command {
       '--full-sweep-every <n>',
       'list every collection in full every Nth pull, to find deletions counts cannot show (0 = never; default 20)',
       nonNegativeInt,
+    )
+    .addOption(
+      new Option(
+        '--translations <mode>',
+        "how items pair with their translations: same-id (one content set under every language) or none (separate sites; the switcher goes to the other language's home). Default: the pipeline's, else none",
+      ).choices(['same-id', 'none']),
     )
     .option('--json', 'print one machine-readable summary on stdout')
     .action(async (flags: RunFlags) => {

@@ -45,6 +45,14 @@ export const pipelineSchema = z
     site: z.url({ protocol: /^https?$/ }).optional(),
     /** Language segments to mirror. */
     languages: z.array(languageCode).min(1).optional(),
+    /**
+     * How an item and its translations pair, for hreflang alternates and the language
+     * switcher: `same-id` when the site serves one content set under every language prefix
+     * (a translation has the item's id), `none` when each language is a separate site with
+     * ids of its own (no pair is claimed: the switcher goes to the other language's home).
+     * @default "none"
+     */
+    translations: z.enum(['same-id', 'none']).default('none'),
     /** The SQLite cache file. @default "cache/cms-mirror.sqlite" */
     cache: z.string().min(1).optional(),
     /** Where `output/{lang}/` sites are built. @default "output" */
@@ -106,7 +114,11 @@ export const pipelineSchema = z
       .object({
         /** Where `checkout` writes one file per item. @default "content" */
         dir: z.string().min(1).default('content'),
-        /** Batch validation mode. @default "require-all-validate" */
+        /**
+         * Batch validation mode. require-all-validate: the server checks every request's
+         * arguments before running any (a save-time error still lets the others land).
+         * @default "require-all-validate"
+         */
         validation: z.enum(['require-all-validate', 'normal']).default('require-all-validate'),
       })
       .strict()

@@ -15,6 +15,13 @@ export interface Settings {
   /** Base URL without a trailing slash, or undefined when neither file nor flag gave one. */
   site: string | undefined;
   languages: string[];
+  /**
+   * The pipeline file's `languages` (before `--lang`): the order languages appear in on every
+   * page. @default undefined (no file, or none there): sorted by code
+   */
+  pipelineLanguages?: string[];
+  /** How translations pair (see the pipeline key). @default 'none' */
+  translations: Translations;
   cache: string;
   output: string;
   templates: string | undefined;
@@ -40,7 +47,10 @@ export interface CommonFlags {
   backup?: boolean;
   /** `pull.fullSweepEvery`. */
   fullSweepEvery?: number;
+  translations?: string;
 }
+
+export type Translations = PipelineFile['translations'];
 
 export const DEFAULT_CACHE = 'cache/cms-mirror.sqlite';
 export const DEFAULT_OUTPUT = 'output';
@@ -65,6 +75,8 @@ export function resolveSettings(
     pipelineFile: file ? path.resolve(cwd, file) : undefined,
     site: site === undefined ? undefined : site.replace(/\/+$/, ''),
     languages: overrides.languages ?? fromFile.languages ?? [],
+    ...(fromFile.languages !== undefined ? { pipelineLanguages: fromFile.languages } : {}),
+    translations: overrides.translations ?? fromFile.translations,
     cache:
       fromFlagPath(flags.cache) ?? fromFilePath(fromFile.cache) ?? path.resolve(cwd, DEFAULT_CACHE),
     output:
@@ -85,8 +97,13 @@ export function resolveSettings(
 }
 
 /** Flags go through the same schema as the file, so `--site ftp://x` fails like `site: ftp://x`. */
-function parseFlagOverrides(flags: CommonFlags): { site?: string; languages?: string[] } {
+function parseFlagOverrides(flags: CommonFlags): {
+  site?: string;
+  languages?: string[];
+  translations?: Translations;
+} {
   const candidate: Record<string, unknown> = {};
+  if (flags.translations !== undefined) candidate.translations = flags.translations;
   if (flags.site !== undefined) candidate.site = flags.site;
   if (flags.lang !== undefined) {
     candidate.languages = flags.lang
@@ -94,15 +111,22 @@ function parseFlagOverrides(flags: CommonFlags): { site?: string; languages?: st
       .map((part) => part.trim())
       .filter(Boolean);
   }
-  const result = pipelineSchema.pick({ site: true, languages: true }).safeParse(candidate);
+  const result = pipelineSchema
+    .pick({ site: true, languages: true, translations: true })
+    .partial()
+    .safeParse(candidate);
   if (!result.success) {
     const error = configErrorFromIssues('command line', result.error.issues);
     const flag = error.field === 'languages' ? '--lang' : `--${error.field ?? 'site'}`;
-    throw new ConfigError(error.message.replace(/field "(languages|site)[^"]*"/g, `flag ${flag}`), {
-      field: flag,
-    });
+    throw new ConfigError(
+      error.message.replace(/field "(languages|site|translations)[^"]*"/g, `flag ${flag}`),
+      { field: flag },
+    );
   }
   return {
+    ...(flags.translations !== undefined && result.data.translations !== undefined
+      ? { translations: result.data.translations }
+      : {}),
     ...(result.data.site !== undefined ? { site: result.data.site } : {}),
     ...(result.data.languages !== undefined ? { languages: result.data.languages } : {}),
   };

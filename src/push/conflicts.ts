@@ -50,15 +50,35 @@ export function chunkIds(ids: readonly number[], size: number): number[][] {
   return chunks;
 }
 
+/** Where the site's version of a conflicting checkout file is (or will be) written. */
+export interface RemoteCopyHint {
+  /** The user's checkout file. */
+  readonly file: string;
+  /** `<file>.remote.html`. */
+  readonly copy: string;
+  /** Whether the copy is there now (a pull brought the site's version in). */
+  readonly exists: boolean;
+}
+
+/** What to do about a conflict on a checkout file, step by step. */
+export function resolveSteps(hint: RemoteCopyHint): string {
+  const resolve = `then "cms-mirror push --resolve ${hint.file}" sends your version`;
+  return hint.exists
+    ? `the site's version is in ${hint.copy}: merge what you want to keep into your file, ${resolve} (or push --force to overwrite the site's version)`
+    : `run "cms-mirror pull" and push again: the site's version is then written beside your file as ${hint.copy}; merge what you want to keep into your file, ${resolve} (or push --force to overwrite the site's version)`;
+}
+
 /** One conflict as a line for the user: what, and what to do. */
-export function describeConflict(conflict: Conflict, label: string): string {
+export function describeConflict(conflict: Conflict, label: string, hint?: RemoteCopyHint): string {
   switch (conflict.reason) {
     case 'gone':
       return `${label}: item ${conflict.id} no longer exists on the site (deleted or trashed); your edit is kept`;
     case 'no-base':
       return `${label}: no checkout base recorded for item ${conflict.id}; check it out again or push with --force`;
     case 'changed':
-      return `${label}: changed on the site since checkout (base ${conflict.base}, now ${conflict.remote}); your edit is kept — pull and merge, or push with --force`;
+      return hint === undefined
+        ? `${label}: changed on the site since checkout (base ${conflict.base}, now ${conflict.remote}); your edit is kept — pull and merge, or push with --force`
+        : `${label}: changed on the site since checkout (base ${conflict.base}, now ${conflict.remote}); your edit is kept — ${resolveSteps(hint)}`;
   }
 }
 

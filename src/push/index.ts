@@ -11,6 +11,14 @@ export {
 } from './checkout-file.js';
 export type { CheckoutDocument, CheckoutType, EditableFields } from './checkout-file.js';
 export { checkout } from './checkout.js';
+export {
+  isRemoteCopy,
+  remoteCopyOf,
+  resolveConflict,
+  writeRemoteCopies,
+  writeRemoteCopiesIn,
+  REMOTE_COPY_SUFFIX,
+} from './remote-copies.js';
 export type { CheckoutOptions, CheckoutSummary } from './checkout.js';
 export { changedFields } from './edit-diff.js';
 export { validateEdit, checkValue, isDateTime } from './validate-edit.js';

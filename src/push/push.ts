@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { BatchRequest, BatchResult, BatchValidation, SiteIndex } from '../client/index.js';
 import { HttpError, SiteError } from '../errors.js';
@@ -14,7 +14,13 @@ import {
   type CheckoutType,
 } from './checkout-file.js';
 import { editApplied, fetchItems, findCreated } from './already-applied.js';
-import { describeConflict, findConflicts, type Conflict } from './conflicts.js';
+import {
+  describeConflict,
+  findConflicts,
+  type Conflict,
+  type RemoteCopyHint,
+} from './conflicts.js';
+import { remoteCopyOf } from './remote-copies.js';
 import { fetchRemoteModified } from './remote-modified.js';
 import type { SiteSession } from './site-session.js';
 import { validateEdit, type EditProblem } from './validate-edit.js';
@@ -153,7 +159,7 @@ export async function pushEdits(options: PushOptions): Promise<PushSummary> {
             });
             continue;
           }
-          const message = describeConflict(conflict, labelOf(edit));
+          const message = describeConflict(conflict, labelOf(edit), hintOf(edit.file));
           held.add(edit.id);
           summary.conflicts.push({ edit: edit.id, label: labelOf(edit), message, conflict });
           if (!options.dryRun)
@@ -460,4 +466,11 @@ function hasRaw(item: CmsItem): boolean {
 export function labelOf(edit: Edit): string {
   if (edit.file !== null) return edit.file;
   return `${edit.lang}/${edit.type}/${edit.itemId ?? 'new'}`;
+}
+
+/** Where the site's version of a conflicting file goes (none for edits without a file). */
+function hintOf(file: string | null): RemoteCopyHint | undefined {
+  if (file === null) return undefined;
+  const copy = remoteCopyOf(file);
+  return { file, copy, exists: existsSync(copy) };
 }

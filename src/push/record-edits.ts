@@ -11,6 +11,7 @@ import {
   type CheckoutType,
 } from './checkout-file.js';
 import { changedFields } from './edit-diff.js';
+import { isRemoteCopy } from './remote-copies.js';
 
 /**
  * Turns changed checkout files into `edits` rows (the push queue): an update with only the
@@ -60,6 +61,8 @@ export function recordFileEdits(options: RecordEditsOptions): RecordEditsSummary
     hashes: new Map(),
   };
   for (const file of files) {
+    // The site's version beside a conflicting file is for reading, never an edit.
+    if (isRemoteCopy(file)) continue;
     const place = locateCheckoutFile(dir, file);
     if (place === undefined) continue;
     if (options.languages !== undefined && !options.languages.includes(place.lang)) continue;
@@ -173,7 +176,8 @@ export function listItemFiles(dir: string, languages?: readonly string[]): strin
     for (const type of CHECKOUT_TYPES) {
       const folder = path.join(dir, lang, type);
       for (const name of safeList(folder)) {
-        if (name.endsWith('.html') && !name.startsWith('.')) files.push(path.join(folder, name));
+        if (name.endsWith('.html') && !name.startsWith('.') && !isRemoteCopy(name))
+          files.push(path.join(folder, name));
       }
     }
   }

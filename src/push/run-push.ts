@@ -5,6 +5,7 @@ import { openStore, type Store } from '../store/index.js';
 import type { CheckoutType } from './checkout-file.js';
 import { emptyPushSummary, pushEdits, type PushSummary } from './push.js';
 import { recordDeletes, recordFileEdits } from './record-edits.js';
+import { resolveConflict, writeRemoteCopies } from './remote-copies.js';
 import { openSiteSession, PUSH_NEEDS, type SiteSession } from './site-session.js';
 
 /**
@@ -27,9 +28,16 @@ export interface RunPushOptions {
   readonly localEnumCheck?: boolean;
   /** An open store to use (watch keeps one); @default opens settings.cache */
   readonly store?: Store;
+  /**
+   * Checkout files whose conflict the user resolved (`push --resolve FILE`): their base moves
+   * to the site's version in `FILE.remote.html`, so the file is sent against it.
+   */
+  readonly resolve?: readonly string[];
 }
 
 export interface RunPushReport extends PushSummary {
+  /** `<file>.remote.html` copies of the site's version written beside conflicting files. */
+  remoteCopies: string[];
   /** Files whose front matter could not be read: nothing was sent. */
   fileProblems: { file: string; message: string }[];
   /** Edits recorded from files in this run. */
@@ -52,6 +60,8 @@ export async function runPush(
   const runId = store.runs.start('push');
   try {
     const languages = settings.languages.length > 0 ? settings.languages : store.items.langs();
+    for (const file of options.resolve ?? []) resolveConflict(store, file);
+    const remoteCopies = writeRemoteCopies(store, languages);
     const recorded = recordFileEdits({
       store,
       dir,
@@ -65,6 +75,7 @@ export async function runPush(
         message: problem.message,
       })),
       recorded: recorded.recorded.length,
+      remoteCopies,
     };
     if (report.fileProblems.length > 0) {
       store.runs.finish(runId, 'failed', { invalid: report.fileProblems.length });

@@ -16,7 +16,8 @@ import { VARIANT_PAGE_INDEX, VARIANT_POST_INDEX, variantContent } from './seed-v
 
 /**
  * Deterministic seed content. The same seed gives the same items (ids, dates, text) on every
- * run; `pl` and `es` differ in every text and slug; translations share id and type. The first
+ * run; `pl` and `es` differ in every text and slug; translations share id and type (unless
+ * `independentIds`: then each language numbers its items on its own, as separate sites do). The first
  * RICH_POSTS posts carry real HTML (headings, images, internal links, embeds) and every
  * status; further posts are short, so 100,000 of them seed in seconds.
  */
@@ -27,6 +28,8 @@ export interface SeedOptions {
   readonly media: number;
   readonly languages: readonly string[];
   readonly hostile: boolean;
+  /** Each language numbers its items on its own (separate sites). @default false */
+  readonly independentIds?: boolean;
   readonly base: string;
   /** Drafts and pending items have an empty slug, as deployed servers answer. @default false */
   readonly sluglessDrafts?: boolean;
@@ -35,6 +38,13 @@ export interface SeedOptions {
   /** Append content referring to media and items by URL variants (see seed-variants.ts). */
   readonly urlVariants?: boolean;
 }
+
+/**
+ * How far apart languages' ids start when languages are separate sites: a rich post takes two
+ * ids (itself and a revision), so post i of one language has the id of post i+1 of the
+ * previous one: the same id names unrelated items, as on real separate sites.
+ */
+const INDEPENDENT_ID_STEP = 2;
 
 /** The instant seeded content is dated relative to (2025-01-15T09:30:00Z). */
 export const SEED_EPOCH = Date.UTC(2025, 0, 15, 9, 30, 0) / 1000;
@@ -90,9 +100,9 @@ function hasAutosave(kind: 'post' | 'page', index: number): boolean {
   return (kind === 'post' && index === 1) || (kind === 'page' && index === 2);
 }
 
-/** One id space shared by every language, so translations get the same id. */
-function makePlan(options: SeedOptions): Plan {
-  let next = 1;
+/** One id space shared by every language (translations get the same id), from `first`. */
+function makePlan(options: SeedOptions, first = 1): Plan {
+  let next = first;
   const media = Array.from({ length: options.media }, () => next++);
   const planItem = (kind: 'post' | 'page', index: number): PlannedItem => {
     const id = next++;
@@ -475,10 +485,11 @@ function seedLanguage(
  */
 function addVariants(
   options: SeedOptions,
-  plan: Plan,
+  plans: ReadonlyMap<string, Plan>,
   stores: ReadonlyMap<string, LangStore>,
 ): void {
   for (const [lang, store] of stores) {
+    const plan = plans.get(lang)!;
     const richIds = new Set(plan.richPosts.map((planned) => planned.id));
     const richPosts = store.indexes.post.all.filter((item) => richIds.has(item.id));
     const pages = store.indexes.page.all;
@@ -504,12 +515,17 @@ function addVariants(
 }
 
 export function seedSite(options: SeedOptions): Map<string, LangStore> {
-  const plan = makePlan(options);
+  const shared = makePlan(options);
   const stores = new Map<string, LangStore>();
-  options.languages.forEach((lang, langIndex) =>
-    stores.set(lang, seedLanguage(options, plan, lang, langIndex)),
-  );
-  if (options.urlVariants) addVariants(options, plan, stores);
+  const plans = new Map<string, Plan>();
+  options.languages.forEach((lang, langIndex) => {
+    const plan = options.independentIds
+      ? makePlan(options, 1 + langIndex * INDEPENDENT_ID_STEP)
+      : shared;
+    plans.set(lang, plan);
+    stores.set(lang, seedLanguage(options, plan, lang, langIndex));
+  });
+  if (options.urlVariants) addVariants(options, plans, stores);
   if (options.overlapWith !== undefined) {
     // The other site's first items do not depend on its sizes beyond these.
     const others = seedSite({

@@ -48,6 +48,12 @@ export interface ReferenceOptions {
    * in the uploads, short links (`?p=ID`). @default false
    */
   readonly urlVariants?: boolean;
+  /**
+   * Serve each language as a separate site: every language numbers its items on its own, so
+   * the same id names unrelated items in two languages (observed-behaviour.md, Items).
+   * @default false: one content set, a translation has its item's id
+   */
+  readonly independentIds?: boolean;
   /** The site's notion of "now" for writes. @default () => new Date() */
   readonly clock?: () => Date;
   /** Seed drafts and pending items with an empty slug (deployed servers do). @default false */
@@ -153,6 +159,7 @@ export async function startReferenceSite(options: ReferenceOptions = {}): Promis
     media,
     languages,
     hostile: options.hostile ?? false,
+    independentIds: options.independentIds ?? false,
     base: site.base,
     sluglessDrafts: options.sluglessDrafts ?? false,
     overlapWith: options.overlapWith,

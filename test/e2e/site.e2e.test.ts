@@ -3,14 +3,15 @@
  * work as a visitor uses them. For each language: open the home, follow a post link, see the
  * post's images loaded, switch language through the switcher and land on the translation,
  * then find a post through the search box (Pagefind, loaded from the site's own files) and
- * follow the result. Chromium (Debian's, driven by playwright-core) runs headless offline.
+ * follow the result. Chromium (found by test/helpers/find-browser.ts, driven by playwright-core)
+ * runs headless offline.
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStaticServer, type StaticServer } from '../../src/build/static-server.js';
 import { startMirror, type Mirror } from '../helpers/e2e-site.js';
+import { findChromium } from '../helpers/find-browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const LAUNCH_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -35,10 +36,15 @@ describe('the built site in Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
+    // Found first: without a browser the suite fails at once, with one line saying how to get one.
+    const found = await findChromium();
     mirror = await startMirror();
     await mirror.run();
     server = await startStaticServer(mirror.outDir);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+    browser = await chromium.launch({
+      executablePath: found.executablePath,
+      args: [...LAUNCH_ARGS, ...found.args],
+    });
   });
   afterAll(async () => {
     await browser?.close();

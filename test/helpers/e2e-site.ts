@@ -57,6 +57,11 @@ export interface MirrorOptions {
   outDir?: string;
   /** @default ['pl', 'es'] */
   languages?: string[];
+  /**
+   * The pipeline's `translations`. @default what the reference site does: `none` with
+   * `independentIds`, else `same-id`
+   */
+  translations?: 'same-id' | 'none';
 }
 
 export async function startMirror(options: MirrorOptions = {}): Promise<Mirror> {
@@ -65,7 +70,9 @@ export async function startMirror(options: MirrorOptions = {}): Promise<Mirror> 
   const outDir = path.join(temp.dir, options.outDir ?? 'output');
   const pipeline = path.join(temp.dir, 'pipeline.yaml');
   // No client-side pacing: the reference site is local and the tests should be quick.
-  fs.writeFileSync(pipeline, 'http:\n  requestsPerSecond: 0\n');
+  const translations =
+    options.translations ?? (options.reference?.independentIds ? 'none' : 'same-id');
+  fs.writeFileSync(pipeline, `translations: ${translations}\nhttp:\n  requestsPerSecond: 0\n`);
   const env = { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password };
   const languages = (options.languages ?? ['pl', 'es']).join(',');
   const common = [

@@ -73,6 +73,28 @@ describe('POST /batch/v1', () => {
     expect(await postCount()).toBe(before);
   });
 
+  it('checks only arguments under require-all-validate: a save-time error lets the others land', async () => {
+    const [first, second] = (await getJson(site, 'pl', '/cms/v2/posts', { query: { per_page: 2 } }))
+      .body;
+    const response = await batch({
+      validation: 'require-all-validate',
+      requests: [
+        { method: 'POST', path: `/cms/v2/posts/${first.id}`, body: { title: 'Zapisany' } },
+        { method: 'POST', path: `/cms/v2/posts/${second.id}`, body: { author: 999 } },
+      ],
+    });
+    expect(response.status).toBe(207);
+    expect(response.body.failed).toBeNull();
+    expect(response.body.responses[0].status).toBe(200);
+    expect(response.body.responses[0].body.title.raw).toBe('Zapisany');
+    expect(response.body.responses[1]).toMatchObject({
+      status: 400,
+      body: { code: 'rest_invalid_author', message: 'Invalid author ID.', data: { status: 400 } },
+    });
+    expect(site.control.getItem('pl', 'posts', first.id)?.title).toBe('Zapisany');
+    expect(site.control.getItem('pl', 'posts', second.id)?.author).not.toBe(999);
+  });
+
   it('runs the valid requests in normal mode', async () => {
     const before = await postCount();
     const response = await batch({

@@ -180,3 +180,39 @@ describe('control', () => {
     expect(() => site.control.getItem('xx', 'posts', 1)).toThrow(/xx/);
   });
 });
+
+describe('independentIds (each language a separate site)', () => {
+  it('numbers each language on its own: one id names unrelated items, translations differ in id', async () => {
+    const separate = await startReference({ independentIds: true });
+    const shared = await startReference();
+    try {
+      const ids = (site: typeof separate, lang: string) =>
+        [...site.control.listItems(lang, 'posts'), ...site.control.listItems(lang, 'pages')]
+          .map((item) => item.id)
+          .sort((a, b) => a - b);
+      // The default site: a translation has its item's id.
+      expect(ids(shared, 'pl').slice(0, 5)).toEqual(ids(shared, 'es').slice(0, 5));
+      // Separate sites: the same page (by position) has another id, and ids overlap.
+      const plPages = separate.control.listItems('pl', 'pages').map((item) => item.id);
+      const esPages = separate.control.listItems('es', 'pages').map((item) => item.id);
+      expect(plPages.length).toBeGreaterThan(2);
+      expect(plPages.filter((id) => esPages.includes(id))).not.toEqual(plPages);
+      const both = ids(separate, 'pl').filter((id) => ids(separate, 'es').includes(id));
+      expect(both.length).toBeGreaterThan(20);
+      // An id both languages hold names items of unrelated place: not the same type and index.
+      const id = both.find((candidate) => {
+        const pl = separate.control.getItem('pl', 'posts', candidate);
+        const es = separate.control.getItem('es', 'posts', candidate);
+        return pl !== undefined && es !== undefined;
+      });
+      expect(id).toBeDefined();
+      const plPost = separate.control.getItem('pl', 'posts', id as number);
+      const esPost = separate.control.getItem('es', 'posts', id as number);
+      expect(plPost?.dateGmt).toBeDefined();
+      expect(plPost?.dateGmt).not.toBe(esPost?.dateGmt);
+    } finally {
+      await separate.close();
+      await shared.close();
+    }
+  });
+});

@@ -105,6 +105,7 @@ describe('modelFromStore', () => {
     const { model, warnings } = modelFromStore(store, {
       lang: 'pl',
       languages: [{ lang: 'pl' }, { lang: 'es' }],
+      translations: 'same-id',
     });
     expect(model.site).toEqual({ name: 'Strona', description: 'Opis', publicUrl: 'http://h/pl/' });
     expect(model.posts.map((entry) => entry.id)).toEqual([1]);
