@@ -12,17 +12,16 @@
  * process here; Pagefind's indexing process is smaller). "tree peak" is the sum of RSS over the
  * whole process tree (Node + Pagefind), sampled every 100 ms, so it can miss short spikes.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startReferenceProcess } from '../../src/cli/reference-process.js';
+import { TIME, countFiles, load, timed } from './process-tree.js';
 
 const SIZES = (process.argv[2] ?? '1000,10000,100000').split(',').map(Number);
 const LANG = 'pl';
 const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-const TIME = '/usr/bin/time';
 
 interface Measured {
   wallSeconds: number;
@@ -44,98 +43,10 @@ interface RunJson {
   build: BuildJson;
 }
 
-/** Parent pid of every process, read from /proc/<pid>/stat (comm may hold spaces or ')'). */
-function parents(): Map<number, number[]> {
-  const children = new Map<number, number[]>();
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    let stat: string;
-    try {
-      stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-    } catch {
-      continue; // exited meanwhile
-    }
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    const list = children.get(ppid) ?? [];
-    list.push(Number(name));
-    children.set(ppid, list);
-  }
-  return children;
-}
-
-/** Resident set of a process and all its descendants, in MB. */
-function treeRssMb(root: number): number {
-  const children = parents();
-  let kb = 0;
-  const stack = [root];
-  while (stack.length > 0) {
-    const pid = stack.pop()!;
-    try {
-      const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-      kb += Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0);
-    } catch {
-      // exited meanwhile
-    }
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return kb / 1024;
-}
-
-/** One CLI command under GNU time; rejects on a non-zero exit with the tail of its stderr. */
-function measure(args: string[], env: NodeJS.ProcessEnv, dir: string): Promise<Measured> {
-  const timeFile = path.join(dir, 'time.txt');
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      TIME,
-      ['-f', '%e %M %U %S', '-o', timeFile, process.execPath, MAIN, ...args, '--json'],
-      { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    let treePeakMb = 0;
-    const sampler = setInterval(() => {
-      if (child.pid !== undefined) treePeakMb = Math.max(treePeakMb, treeRssMb(child.pid));
-    }, 100);
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', (error) => {
-      clearInterval(sampler);
-      reject(error);
-    });
-    child.on('exit', (code) => {
-      clearInterval(sampler);
-      if (code !== 0) {
-        reject(new Error(`${args[0]} exited with ${code}: ${stderr.slice(-2000)}`));
-        return;
-      }
-      const [wall, maxRssKb, user, system] = fs
-        .readFileSync(timeFile, 'utf8')
-        .trim()
-        .split('\n')
-        .at(-1)!
-        .split(' ')
-        .map(Number);
-      resolve({
-        wallSeconds: wall!,
-        peakRssMb: maxRssKb! / 1024,
-        treePeakMb,
-        cpuSeconds: user! + system!,
-        json: JSON.parse(stdout) as unknown,
-      });
-    });
-  });
-}
-
-function countFiles(dir: string): number {
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
-    .length;
-}
-
-function load(): string {
-  return os
-    .loadavg()
-    .map((n) => n.toFixed(2))
-    .join(' ');
+/** One CLI command of the compiled CLI, with `--json`, measured (see process-tree.ts). */
+async function measure(args: string[], env: NodeJS.ProcessEnv, dir: string): Promise<Measured> {
+  const run = await timed(process.execPath, [MAIN, ...args, '--json'], { env, dir });
+  return { ...run, json: JSON.parse(run.stdout) as unknown };
 }
 
 const mb = (value: number): string => `${value.toFixed(0)} MB`;
