@@ -125,6 +125,8 @@ describe('revisions: outcomes of a re-pull', () => {
     expect(store.revisions.list('pl', 'posts', 1)).toEqual([]);
     expect(store.revisions.get('pl', 11)).toMatchObject({ parentType: 'posts', parentId: 2 });
 
+    // Same parent id, other parent type: a page 1 is not the post 1.
+    store.revisions.upsertMany('pl', 'posts', 1, [{ id: 11 }]);
     const retyped = store.revisions.upsertMany('pl', 'pages', 1, [{ id: 11 }]);
     expect(retyped.outcomes).toEqual([{ id: 11, outcome: 'updated', undeleted: false }]);
     expect(store.revisions.get('pl', 11)).toMatchObject({ parentType: 'pages', parentId: 1 });
