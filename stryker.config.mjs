@@ -30,7 +30,7 @@ export default {
   coverageAnalysis: 'perTest',
   // Two cores shared with other work: one test process at a time.
   concurrency: 1,
-  timeoutMS: 30_000,
+  timeoutMS: 10_000,
   ignorePatterns: ['cache', 'output', 'coverage', 'dist', 'reports', '.tmp'],
   // Types are checked by `npm run typecheck`; mutants that do not compile fail their tests.
   disableTypeChecks: 'src/**/*.ts',

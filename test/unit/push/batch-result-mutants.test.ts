@@ -80,3 +80,17 @@ describe('siteError', () => {
     expect(siteError({ ...base, data: ['x'] }, 400).message).toBe('Invalid.');
   });
 });
+
+describe('a request the site never ran', () => {
+  it('says so in words the user can act on', () => {
+    const [outcome] = interpretBatchResult(one, { failed: 'validation', responses: [null] });
+    expect(outcome).toEqual({
+      ref: 'a',
+      ok: false,
+      status: undefined,
+      code: 'not_run',
+      message: 'not run: another request in the same batch failed validation',
+      notRun: true,
+    });
+  });
+});
