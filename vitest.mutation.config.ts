@@ -11,9 +11,9 @@ const unit = [
   'test/unit/store/**/*.test.ts',
   'test/unit/sync/**/*.test.ts',
   'test/unit/push/**/*.test.ts',
-  'test/unit/build/safe-output-path.test.ts',
-  'test/unit/build/output-writer.test.ts',
-  'test/unit/transform/site-paths.test.ts',
+  'test/unit/build/safe-output-path*.test.ts',
+  'test/unit/build/output-writer*.test.ts',
+  'test/unit/transform/site-paths*.test.ts',
   'test/unit/transform/item-site-paths.test.ts',
 ];
 
