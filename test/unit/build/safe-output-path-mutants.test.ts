@@ -98,6 +98,14 @@ describe('the refusal names the path and the reason', () => {
     );
   });
 
+  it('a relative file holding NUL is refused', () => {
+    // Named without the NUL itself: a test name with a control character is not found again
+    // by name, so the mutation run would never re-run it.
+    expect(refusal(() => safeRelativeFile(root, 'a\u0000b')).message).toBe(
+      `The path ${JSON.stringify('a\u0000b')} is empty or holds NUL; it is not written.`,
+    );
+  });
+
   it('a relative file is refused with its own reason', () => {
     expect(refusal(() => safeRelativeFile(root, '')).message).toBe(
       'The path "" is empty or holds NUL; it is not written.',
