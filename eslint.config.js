@@ -11,6 +11,8 @@ export default tseslint.config(
       'output/',
       'coverage/',
       '.tmp/',
+      '.stryker-tmp/',
+      'reports/',
       'templates/**/*.js',
     ],
   },

@@ -1,0 +1,32 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The tests Stryker runs against mutated code (`npm run mutation`; see stryker.config.mjs).
+ * Only in-process tests can kill a mutant: tests that spawn the CLI run `dist/`, which Stryker
+ * does not mutate, so they would only cost time. The unit tests of the modules that carry the
+ * promises run by default; `MUTATION_TESTS=all` adds the in-process integration tests of the
+ * pull, push and migration against the reference site (slow: minutes per module on two cores).
+ */
+const unit = [
+  'test/unit/store/**/*.test.ts',
+  'test/unit/sync/**/*.test.ts',
+  'test/unit/push/**/*.test.ts',
+  'test/unit/build/safe-output-path*.test.ts',
+  'test/unit/build/output-writer*.test.ts',
+  'test/unit/transform/site-paths*.test.ts',
+  'test/unit/transform/item-site-paths.test.ts',
+];
+
+const integration = [
+  'test/integration/sync/*.test.ts',
+  'test/integration/push/*.test.ts',
+  'test/integration/build/hostile-paths.test.ts',
+];
+
+export default defineConfig({
+  test: {
+    include: process.env['MUTATION_TESTS'] === 'all' ? [...unit, ...integration] : unit,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
