@@ -53,10 +53,13 @@ export function placeOf(entry: RequestLogEntry): string {
   return `${phaseOf(entry)} ${entry.lang ?? '-'}`;
 }
 
-/** Requests per `phase lang` of a slice of the log (a clean run's trace). */
-export function traceOf(entries: readonly RequestLogEntry[]): Map<string, number> {
+/** Requests per place (default `phase lang`) of a slice of the log (a clean run's trace). */
+export function traceOf(
+  entries: readonly RequestLogEntry[],
+  place: (entry: RequestLogEntry) => string = placeOf,
+): Map<string, number> {
   const trace = new Map<string, number>();
-  for (const entry of entries) trace.set(placeOf(entry), (trace.get(placeOf(entry)) ?? 0) + 1);
+  for (const entry of entries) trace.set(place(entry), (trace.get(place(entry)) ?? 0) + 1);
   return trace;
 }
 
@@ -85,11 +88,17 @@ export function killPointsIn(
   });
 }
 
-/** A predicate for `runChild({ killWhen })`: true on the `nth` request of `point.place`. */
-export function killAt(point: KillPoint): (entry: RequestLogEntry) => boolean {
+/**
+ * A predicate for `runChild({ killWhen })`: true on the `nth` request of `point.place`, as
+ * `place` names requests (default `placeOf`).
+ */
+export function killAt(
+  point: KillPoint,
+  place: (entry: RequestLogEntry) => string = placeOf,
+): (entry: RequestLogEntry) => boolean {
   let seen = 0;
   return (entry) => {
-    if (placeOf(entry) !== point.place) return false;
+    if (place(entry) !== point.place) return false;
     seen += 1;
     return seen === point.nth;
   };
