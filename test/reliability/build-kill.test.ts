@@ -94,6 +94,10 @@ describe('reliability: a build process killed while it writes', () => {
       cwd: mirror.temp.dir,
     });
     expect(full.code, full.stderr).toBe(0);
+    // The whole build's wall time holds the per-language times (and what lies between them).
+    const total = JSON.parse(full.stdout).total as { seconds: number; wallSeconds: number };
+    expect(total.wallSeconds).toBeGreaterThanOrEqual(total.seconds);
+    expect(total.seconds).toBeGreaterThan(0);
     const after = bytesOf(fullOut);
     const changing = [...after.keys()].filter(
       (file) => before.has(file) && !before.get(file)!.equals(after.get(file)!),
