@@ -87,7 +87,18 @@ export interface LanguagePhases extends BuildPhases {
 
 export interface BuildSummary {
   languages: Record<string, LanguageBuild>;
-  total: { written: number; unchanged: number; removed: number; pages: number; seconds: number };
+  /**
+   * Sums over the languages; `wallSeconds` is the whole build's wall time, which also holds the
+   * waits between languages (the transform worker) and the workers' shutdown.
+   */
+  total: {
+    written: number;
+    unchanged: number;
+    removed: number;
+    pages: number;
+    seconds: number;
+    wallSeconds: number;
+  };
 }
 
 export async function runBuild(
@@ -95,6 +106,7 @@ export async function runBuild(
   settings: Settings,
   options: RunBuildOptions = {},
 ): Promise<BuildSummary> {
+  const started = performance.now();
   const languages = canonicalOrder(buildLanguages(store, settings), settings.pipelineLanguages);
   const shown = switcherLanguages({
     built: languages,
@@ -108,7 +120,7 @@ export async function runBuild(
   const toPrepare = pairsById ? shown : languages;
   const summary: BuildSummary = {
     languages: {},
-    total: { written: 0, unchanged: 0, removed: 0, pages: 0, seconds: 0 },
+    total: { written: 0, unchanged: 0, removed: 0, pages: 0, seconds: 0, wallSeconds: 0 },
   };
   // Taken before anything is read: items written from now on may miss this build.
   const sourcesAt = store.buildState.now();
@@ -172,6 +184,7 @@ export async function runBuild(
     await elsewhere?.close();
     await workers?.close();
   }
+  summary.total.wallSeconds = (performance.now() - started) / 1000;
   return summary;
 }
 

@@ -60,7 +60,14 @@ export function buildJson(summary: BuildSummary): Record<string, unknown> {
       phases: result.phases,
     };
   }
-  return { languages, total: { ...summary.total, seconds: round(summary.total.seconds) } };
+  return {
+    languages,
+    total: {
+      ...summary.total,
+      seconds: round(summary.total.seconds),
+      wallSeconds: round(summary.total.wallSeconds),
+    },
+  };
 }
 
 export function printBuild(io: CliIo, summary: BuildSummary, json: boolean): void {

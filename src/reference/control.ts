@@ -7,7 +7,7 @@ import { recordRevision } from './items-write.js';
 import { parseDateTime, toEpochSeconds } from './site-dates.js';
 import type { SiteState } from './site-state.js';
 import { TYPE_OF_COLLECTION } from './store.js';
-import type { ContentType, LangStore, StoredItem } from './store.js';
+import type { ContentType, LangStore, StoredItem, StoredRevision } from './store.js';
 
 /**
  * In-process hooks for tests (there is no HTTP backdoor): change faults, the clock and the
@@ -43,8 +43,21 @@ export interface ReferenceControl {
   getItem(lang: string, type: ContentType, id: number): StoredItem | undefined;
   /** Copies of every stored record of a type (any status), by id. */
   listItems(lang: string, type: ContentType): StoredItem[];
+  /** Copies of an item's stored revisions and autosaves (any kind), oldest first. */
+  listRevisions(lang: string, type: ContentType, id: number): StoredRevision[];
+  /** Every file the site serves under its uploads, with the media item owning it and its bytes. */
+  listFiles(lang: string): SiteFile[];
   /** The site's notion of "now" for writes. */
   setClock(clock: () => Date): void;
+}
+
+/** One served file, as `control.listFiles` gives it (the oracle of media backups). */
+export interface SiteFile {
+  /** Absolute URL the site serves it at. */
+  readonly url: string;
+  /** Id of the media item the file belongs to. */
+  readonly owner: number;
+  readonly bytes: Buffer;
 }
 
 function copy(item: StoredItem): StoredItem {
@@ -179,6 +192,19 @@ export function createControl(
     },
     listItems(lang, type) {
       return storeOf(lang).indexes[TYPE_OF_COLLECTION[type]].all.map(copy);
+    },
+    listRevisions(lang, type, id) {
+      itemOf(lang, type, id);
+      return storeOf(lang)
+        .revisionsOf(id)
+        .map((revision) => structuredClone(revision));
+    },
+    listFiles(lang) {
+      return [...storeOf(lang).files].map(([path, file]) => ({
+        url: `${site.base}${path}`,
+        owner: file.owner,
+        bytes: file.bytes(),
+      }));
     },
     setClock(clock) {
       site.clock = clock;

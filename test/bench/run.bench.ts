@@ -35,7 +35,15 @@ interface RunJson {
         phases?: Record<string, number>;
       }
     >;
-    total: { written: number; unchanged: number; removed: number; pages: number; seconds: number };
+    total: {
+      written: number;
+      unchanged: number;
+      removed: number;
+      pages: number;
+      seconds: number;
+      /** The whole build's wall time (the pages/s figure is computed from it). */
+      wallSeconds: number;
+    };
   };
 }
 
@@ -79,7 +87,7 @@ async function main(): Promise<void> {
     const rows: string[] = [];
     const row = (name: string, result: { wall: number; json: RunJson }, note = ''): void => {
       const { pull, build } = result.json;
-      const line = `| ${name} | ${result.wall.toFixed(2)} s | ${pull.total.seconds.toFixed(2)} s, ${pull.total.requests} requests, ${pull.total.created + pull.total.updated} items | ${build.total.seconds.toFixed(2)} s | ${build.total.written} written, ${build.total.unchanged} unchanged, ${build.total.removed} removed | ${note} |`;
+      const line = `| ${name} | ${result.wall.toFixed(2)} s | ${pull.total.seconds.toFixed(2)} s, ${pull.total.requests} requests, ${pull.total.created + pull.total.updated} items | ${build.total.wallSeconds.toFixed(2)} s | ${build.total.written} written, ${build.total.unchanged} unchanged, ${build.total.removed} removed | ${note} |`;
       rows.push(line);
       console.error(line);
     };
@@ -88,7 +96,7 @@ async function main(): Promise<void> {
     row(
       'full run, empty cache and output',
       full,
-      `${full.json.build.total.pages} pages (${Math.round(full.json.build.total.pages / full.json.build.total.seconds)} pages/s)`,
+      `${full.json.build.total.pages} pages (${Math.round(full.json.build.total.pages / full.json.build.total.wallSeconds)} pages/s over the build's wall time)`,
     );
     for (const lang of LANGS) {
       console.error(

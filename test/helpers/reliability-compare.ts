@@ -2,8 +2,12 @@
  * The one comparison of the reliability suite: "the cache equals the truth". The truth is the
  * reference site's own records (`control.listItems`), restricted to what the credentials see,
  * plus a content hash of each item's JSON as the site serves it (fetched over HTTP with faults
- * off, independently of the crawler). The cache side is `store.items`: live rows, and no
- * tombstone left for an item the site still has.
+ * off, independently of the crawler). Which statuses a backup keeps is said here, from the
+ * interface, never read from `src/`: an oracle that shares the client's list shrinks with it.
+ * The cache side is `store.items`: live rows, and no tombstone left for an item the site still
+ * has; given a snapshot of the site taken earlier, every item that has left the site since
+ * must still be in the cache as a tombstone. In backup mode revisions, autosaves and media
+ * files are compared too (`reliability-backup.ts`).
  *
  * Every item of each language × collection is compared on id, status, modified_gmt, title
  * and content hash; a difference names the language, collection and ids.
@@ -11,9 +15,9 @@
 import { expect } from 'vitest';
 import { contentHash } from '../../src/store/canonical-json.js';
 import type { ItemType, Store } from '../../src/store/index.js';
-import { EDIT_STATUSES } from '../../src/sync/collections.js';
 import { formatGmt } from '../../src/reference/site-dates.js';
 import type { StoredItem } from '../../src/reference/index.js';
+import { backupDifferences } from './reliability-backup.js';
 import { getJson, type Json, type ReferenceSite } from './reference.js';
 
 /** `edit`: the demo admin's credentials (every status a backup keeps); `view`: anonymous. */
@@ -31,10 +35,25 @@ export interface ItemFingerprint {
   readonly hash: string;
 }
 
-/** Statuses the audience sees in a listing (the pull's filter). */
-export function visibleStatuses(type: ItemType, audience: Audience): readonly string[] {
-  if (audience === 'edit') return EDIT_STATUSES[type];
-  return type === 'media' ? ['inherit'] : ['publish'];
+/**
+ * Whether the audience sees a stored record. A backup (credentials) keeps every status the
+ * site holds but `auto-draft`, an editor's unsaved placeholder (the interface lists it as a
+ * status filter; it is no content); anonymous visitors see published posts and pages and
+ * `inherit` media.
+ */
+export function seenBy(audience: Audience, type: ItemType, record: StoredItem): boolean {
+  if (audience === 'edit') return record.status !== 'auto-draft';
+  return record.status === (type === 'media' ? 'inherit' : 'publish');
+}
+
+/** The site's stored records of a collection the audience sees (every status for `edit`). */
+export function siteRecords(
+  site: ReferenceSite,
+  lang: string,
+  type: ItemType,
+  audience: Audience,
+): StoredItem[] {
+  return site.control.listItems(lang, type).filter((record) => seenBy(audience, type, record));
 }
 
 function rawTitle(json: Json): string {
@@ -43,7 +62,10 @@ function rawTitle(json: Json): string {
   return String(title?.raw ?? title?.rendered ?? '');
 }
 
-/** Every item of a collection as the site serves it to the audience, by id (all pages). */
+/**
+ * Every item of a collection as the site serves it to the audience, by id (all pages). With
+ * credentials the listing asks for every status the site's records hold.
+ */
 export async function servedItems(
   site: ReferenceSite,
   lang: string,
@@ -51,6 +73,8 @@ export async function servedItems(
   audience: Audience,
 ): Promise<Map<number, Json>> {
   const items = new Map<number, Json>();
+  const statuses = [...new Set(siteRecords(site, lang, type, audience).map((r) => r.status))];
+  if (audience === 'edit' && statuses.length === 0) return items;
   for (let page = 1; ; page += 1) {
     const response = await getJson(site, lang, `/cms/v2/${type}`, {
       query: {
@@ -59,7 +83,7 @@ export async function servedItems(
         orderby: 'id',
         order: 'asc',
         context: audience,
-        ...(audience === 'edit' ? { status: [...EDIT_STATUSES[type]] } : {}),
+        ...(audience === 'edit' ? { status: statuses } : {}),
       },
       auth: audience === 'edit',
     });
@@ -87,10 +111,7 @@ export async function siteTruth(
   audience: Audience,
 ): Promise<Map<number, ItemFingerprint>> {
   site.control.setFaults(undefined);
-  const statuses = visibleStatuses(type, audience);
-  const records = site.control
-    .listItems(lang, type)
-    .filter((record: StoredItem) => statuses.includes(record.status));
+  const records = siteRecords(site, lang, type, audience);
   const served = await servedItems(site, lang, type, audience);
   // The HTTP listing and the stored records must describe the same set, or the truth is unclear.
   expect(
@@ -137,14 +158,93 @@ export function cacheFingerprints(
   return out;
 }
 
+/**
+ * Ids by `lang/type` that the cache must keep: live while the site shows them, a tombstone
+ * once it does not. Taken from the site before a first pull (`siteSnapshot`), or from the
+ * cache (`cacheSnapshot`) when the site changed while the cache was filled.
+ */
+export type SiteSnapshot = ReadonlyMap<string, ReadonlySet<number>>;
+
+/** The ids each language × collection holds now, as the audience sees them. */
+export function siteSnapshot(
+  site: ReferenceSite,
+  languages: readonly string[],
+  audience: Audience = 'edit',
+  types: readonly ItemType[] = RELIABILITY_TYPES,
+): SiteSnapshot {
+  const snapshot = new Map<string, Set<number>>();
+  for (const lang of languages)
+    for (const type of types)
+      snapshot.set(
+        `${lang}/${type}`,
+        new Set(siteRecords(site, lang, type, audience).map((record) => record.id)),
+      );
+  return snapshot;
+}
+
+/** Every row the cache holds, live or tombstone, by `lang/type`: none of them may vanish. */
+export function cacheSnapshot(
+  store: Store,
+  languages: readonly string[],
+  types: readonly ItemType[] = RELIABILITY_TYPES,
+): SiteSnapshot {
+  const snapshot = new Map<string, Set<number>>();
+  for (const lang of languages)
+    for (const type of types)
+      snapshot.set(
+        `${lang}/${type}`,
+        new Set(
+          [...store.items.iterate(lang, type, { includeDeleted: true })].map((row) => row.id),
+        ),
+      );
+  return snapshot;
+}
+
+/**
+ * An item that must be kept as a tombstone: a row with `deleted_at` set. Fails when the row
+ * is gone (a hard delete), or still live.
+ */
+export function expectTombstone(store: Store, lang: string, type: ItemType, id: number): void {
+  const row = store.items.get(lang, type, id);
+  expect(row, `${lang}/${type}/${id}: kept in the cache as a tombstone`).toBeDefined();
+  expect(row!.deletedAt, `${lang}/${type}/${id}: deleted_at`).toEqual(expect.any(String));
+  expect(JSON.parse(row!.json).id, `${lang}/${type}/${id}: its last JSON kept`).toBe(id);
+}
+
+/** Ids of `before` the site no longer shows that are not tombstones in the cache. */
+function lostTombstones(
+  store: Store,
+  lang: string,
+  type: ItemType,
+  before: ReadonlySet<number> | undefined,
+  truth: ReadonlyMap<number, ItemFingerprint>,
+): string[] {
+  const out: string[] = [];
+  for (const id of before ?? []) {
+    if (truth.has(id)) continue;
+    const row = store.items.get(lang, type, id);
+    if (row === undefined)
+      out.push(`${lang}/${type}/${id}: left the site and is gone from the cache`);
+    else if (row.deletedAt === null)
+      out.push(`${lang}/${type}/${id}: left the site but is live in the cache`);
+  }
+  return out;
+}
+
 export interface CompareOptions {
   readonly languages: readonly string[];
   /** @default 'edit' */
   readonly audience?: Audience;
   /** @default all three collections */
   readonly types?: readonly ItemType[];
+  /**
+   * The site as it was before the runs under test (`siteSnapshot`): every item of it the
+   * site no longer shows must be in the cache as a tombstone. @default no check
+   */
+  readonly before?: SiteSnapshot;
+  /** Also compare revisions, autosaves and media files (a `--backup` pull). @default false */
+  readonly backup?: boolean;
 }
-
 /** A list of differences, empty when the cache equals the truth. Pure; for messages and asserts. */
 export function differences(
   label: string,
@@ -172,8 +272,10 @@ export function differences(
 
 /**
  * Asserts that every language × collection of the cache equals the site as the audience
- * sees it, and that no tombstone remains for an item the site still has. Returns the number
- * of items compared (so a caller can check the comparison was not vacuous).
+ * sees it, that no tombstone remains for an item the site still has, that every item of
+ * `before` the site no longer shows is a tombstone, and (backup) that revisions, autosaves and
+ * media files equal the site's. Returns the number of items compared (so a caller can check
+ * the comparison was not vacuous).
  */
 export async function expectCacheEqualsSite(
   store: Store,
@@ -193,8 +295,12 @@ export async function expectCacheEqualsSite(
         .map((row) => row.id);
       if (tombstoned.length > 0)
         problems.push(`${lang}/${type}: live on the site but tombstoned: ${tombstoned.join(', ')}`);
+      problems.push(
+        ...lostTombstones(store, lang, type, options.before?.get(`${lang}/${type}`), truth),
+      );
       compared += truth.size;
     }
+    if (options.backup) problems.push(...backupDifferences(store, site, lang).problems);
   }
   expect(problems).toEqual([]);
   return compared;

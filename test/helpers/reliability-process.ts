@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { RequestLogEntry } from '../../src/reference/index.js';
 import { createRng } from '../../src/reference/rng.js';
 import type { ReferenceSite } from './reference.js';
 
@@ -44,6 +45,8 @@ export interface ChildResult {
   readonly stderr: string;
   /** Requests the site received from this run (counted until the process ended). */
   readonly requests: number;
+  /** The request on whose arrival the child was killed (with its 1-based place in the run). */
+  readonly killedOn?: { readonly entry: RequestLogEntry; readonly index: number } | undefined;
 }
 
 export interface ChildOptions {
@@ -53,6 +56,8 @@ export interface ChildOptions {
   readonly site: ReferenceSite;
   /** SIGKILL the child when the site receives its n-th request of this run (1-based). */
   readonly killAt?: number;
+  /** SIGKILL the child at the first request of this run for which this returns true. */
+  readonly killWhen?: (entry: RequestLogEntry) => boolean;
   /** Starts the node command line through another program (e.g. a shell setting limits). */
   readonly wrap?: (command: readonly string[]) => { file: string; args: string[] };
   /** Run as this user and group (root only). */
@@ -97,9 +102,16 @@ export function runChild(argv: readonly string[], options: ChildOptions): Promis
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   let seen = 0;
+  let killedOn: ChildResult['killedOn'];
+  const log = options.site.requests;
   const count = () => {
     seen += 1;
-    if (options.killAt !== undefined && seen === options.killAt) child.kill('SIGKILL');
+    if (killedOn !== undefined) return;
+    const entry = log[log.length - 1]!;
+    if (seen === options.killAt || options.killWhen?.(entry) === true) {
+      killedOn = { entry, index: seen };
+      child.kill('SIGKILL');
+    }
   };
   const removers = [onRequest(options.site, count)];
   return new Promise((resolve, reject) => {
@@ -109,7 +121,7 @@ export function runChild(argv: readonly string[], options: ChildOptions): Promis
     });
     child.once('exit', (code, signal) => {
       for (const remove of removers) remove();
-      resolve({ code, signal, stdout, stderr, requests: seen });
+      resolve({ code, signal, stdout, stderr, requests: seen, killedOn });
     });
   });
 }

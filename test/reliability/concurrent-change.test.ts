@@ -6,7 +6,7 @@ import { openStore } from '../../src/store/index.js';
 import { pull } from '../../src/sync/index.js';
 import { credentialEnv, pullArgs } from '../helpers/cli-args.js';
 import { useSiteAndCache } from '../helpers/mirror-fixture.js';
-import { expectCacheEqualsSite } from '../helpers/reliability-compare.js';
+import { cacheSnapshot, expectCacheEqualsSite } from '../helpers/reliability-compare.js';
 import { onRequest, runChild } from '../helpers/reliability-process.js';
 
 const SITE = { posts: 250, languages: ['pl', 'es'] } as const;
@@ -18,7 +18,8 @@ const TYPES: readonly ContentType[] = ['posts', 'pages', 'media'];
  * process crawls it (slowed with latency so the crawl takes a while). The changes are made
  * from the test process through `site.control`, one to three after every collection page the
  * crawl asks for (chosen by a seeded RNG), all within one second of the site's clock. The
- * pull must finish cleanly; one more pull must then leave the cache equal to the site.
+ * pull must finish cleanly; one more pull must then leave the cache equal to the site, with
+ * every item the first pull stored and the site deleted since kept as a tombstone.
  */
 describe('reliability: the site changes while a pull runs', () => {
   const fixture = useSiteAndCache({ ...SITE, faults: 'latency=3ms..12ms' }, 'cms-mirror-rel-');
@@ -103,13 +104,24 @@ describe('reliability: the site changes while a pull runs', () => {
     }
     expect(run.code, run.stderr).toBe(0);
     expect(done.length, 'changes made while the pull ran').toBeGreaterThan(10);
+    // Every item the first pull stored must stay: live, or a tombstone once it left the site.
+    const first = openStore(temp.file, { readonly: true });
+    let before;
+    try {
+      before = cacheSnapshot(first, SITE.languages);
+    } finally {
+      first.close();
+    }
 
     const second = await pull(settings());
     expect(second.status).toBe('ok');
     const store = openStore(temp.file, { readonly: true });
     try {
       expect(store.checkIntegrity()).toEqual([]);
-      const compared = await expectCacheEqualsSite(store, site, { languages: SITE.languages });
+      const compared = await expectCacheEqualsSite(store, site, {
+        languages: SITE.languages,
+        before,
+      });
       expect(compared, done.join('\n')).toBeGreaterThan(500);
     } finally {
       store.close();

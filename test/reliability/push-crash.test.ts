@@ -71,5 +71,5 @@ describe('reliability: push killed with SIGKILL at 10 seeded moments', () => {
     } finally {
       store.close();
     }
-  });
+  }, 180_000); // 10 rounds of two child processes each, on two busy cores
 });

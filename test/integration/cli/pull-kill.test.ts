@@ -91,8 +91,8 @@ describe('pull killed with SIGKILL', () => {
     try {
       expect(store.checkIntegrity()).toEqual([]);
       await expectItemsEqual(store, site, ['pl', 'es'], 'edit');
-      await expectRevisionsEqual(store, site, ['pl', 'es']);
-      await expectMediaFiles(store, site, ['pl', 'es'], 'edit');
+      expectRevisionsEqual(store, site, ['pl', 'es']);
+      expectMediaFiles(store, site, ['pl', 'es'], 'edit');
       expect(store.syncQueue.counts()).toEqual([]);
       expect(store.syncState.list().every((state) => state.cursor === null)).toBe(true);
       const runs = store.runs.list({ command: 'pull' });

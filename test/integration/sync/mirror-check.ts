@@ -1,20 +1,14 @@
-import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
 import { resolveSettings, type Settings } from '../../../src/config/settings.js';
 import type { ItemType, Store } from '../../../src/store/index.js';
-import {
-  contentMediaUrls,
-  isPublicItem,
-  mediaItemUrls,
-  renderedContent,
-} from '../../../src/sync/content-media.js';
-import { findEmbedUrls } from '../../../src/transform/index.js';
-import { servedItems, type Audience } from '../../helpers/reliability-compare.js';
-import { getJson, type Json, type ReferenceSite } from '../../helpers/reference.js';
+import { filesComparison, revisionsComparison } from '../../helpers/reliability-backup.js';
+import { servedItems, siteRecords, type Audience } from '../../helpers/reliability-compare.js';
+import type { Json, ReferenceSite } from '../../helpers/reference.js';
 
 /**
- * Checks for the pull tests: what the site shows (over HTTP, independently of the crawler)
- * against what the cache holds.
+ * Checks for the pull tests: what the site holds (its own records and files, and its answers
+ * over HTTP, independently of the crawler) against what the cache holds. Nothing here comes
+ * from the client's rules in `src/sync` or `src/transform`.
  */
 export type Mode = Audience;
 
@@ -84,92 +78,85 @@ export async function expectItemsEqual(
   }
 }
 
-/** Every revision and autosave of every post and page, as the site lists them. */
-export async function expectRevisionsEqual(
+/**
+ * Every revision and autosave of every post and page the site holds (any status), as the
+ * site's own store has them (`reliability-backup.ts`). Returns how many were compared.
+ */
+export function expectRevisionsEqual(
   store: Store,
   site: ReferenceSite,
   languages: readonly string[],
-): Promise<number> {
-  let checked = 0;
+): number {
+  let compared = 0;
+  const problems: string[] = [];
   for (const lang of languages) {
-    for (const type of ['posts', 'pages'] as const) {
-      for (const id of (await remoteItems(site, lang, type, 'edit')).keys()) {
-        const autosaves = (
-          await getJson(site, lang, `/cms/v2/${type}/${id}/autosaves`, {
-            query: { context: 'edit' },
-            auth: true,
-          })
-        ).body as Json[];
-        const revisions = (
-          await getJson(site, lang, `/cms/v2/${type}/${id}/revisions`, {
-            query: { context: 'edit', per_page: 100 },
-            auth: true,
-          })
-        ).body as Json[];
-        const autosaveIds = new Set(autosaves.map((a) => a.id));
-        const byId = (list: Json[]) => [...list].sort((a, b) => a.id - b.id);
-        expect(
-          byId(store.autosaves.list(lang, type, id).map((r) => JSON.parse(r.json))),
-          `${lang} ${type} ${id} autosaves`,
-        ).toEqual(byId(autosaves));
-        expect(
-          byId(store.revisions.list(lang, type, id).map((r) => JSON.parse(r.json))),
-          `${lang} ${type} ${id} revisions`,
-        ).toEqual(byId(revisions.filter((r) => !autosaveIds.has(r.id))));
-        checked += autosaves.length + revisions.length;
-      }
-    }
+    const result = revisionsComparison(store, site, lang);
+    problems.push(...result.problems);
+    compared += result.revisions + result.autosaves;
   }
-  return checked;
+  expect(problems).toEqual([]);
+  return compared;
 }
 
-/** Every file of every media item is in the cache, and its bytes hash to what the site serves. */
-export async function expectMediaFiles(
+/**
+ * Every file of every media item the audience sees is in the cache, and its bytes hash to
+ * the site's own bytes (read from the site's store, not over the crawler's URLs).
+ */
+export function expectMediaFiles(
   store: Store,
   site: ReferenceSite,
   languages: readonly string[],
   mode: Mode,
-): Promise<number> {
+): number {
   let files = 0;
+  const problems: string[] = [];
   for (const lang of languages) {
-    for (const item of (await remoteItems(site, lang, 'media', mode)).values()) {
-      for (const url of mediaItemUrls(item)) {
-        const file = store.media.getFile(url);
-        expect(file, url).toBeDefined();
-        const bytes = Buffer.from(await (await fetch(url)).arrayBuffer());
-        expect(file?.sha256, url).toBe(createHash('sha256').update(bytes).digest('hex'));
-        const blob = store.media.getBlob(file!.sha256)!;
-        expect(createHash('sha256').update(blob).digest('hex')).toBe(file!.sha256);
-        files += 1;
-      }
-    }
+    const owners = new Set(siteRecords(site, lang, 'media', mode).map((record) => record.id));
+    const result = filesComparison(store, site, lang, owners);
+    problems.push(...result.problems);
+    files += result.files;
   }
+  expect(problems).toEqual([]);
   return files;
 }
 
+/** Absolute URLs of the site's own uploads in a text (src, href and srcset alike). */
+function uploadUrls(site: ReferenceSite, lang: string, text: string): string[] {
+  const prefix = `${site.url}/${lang}/cms-content/uploads/`.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  return [...new Set(text.match(new RegExp(`${prefix}[^\\s"'<>,]+`, 'g')) ?? [])];
+}
+
 /**
- * What the offline build needs for the public posts and pages: every image and uploaded file
- * their content uses (from the site's own origin) is in `media_files`, and every standalone URL
- * has an oEmbed cache entry (only the site's own URLs without credentials). Returns counts.
+ * URLs standing alone, where the site's editor makes an embed: on a line of their own in an
+ * embed block, or as the only text of a paragraph.
  */
-export async function expectAssets(
+function standaloneUrls(text: string): string[] {
+  const found = text.matchAll(/(?:<p>|__wrapper">\n)(https?:\/\/[^\s<"]+)(?:<\/p>|\n<\/div>)/g);
+  return [...new Set([...found].map((match) => match[1]!))];
+}
+
+/**
+ * What the offline build needs for the public posts and pages (published, no password, from
+ * the site's records): every upload of the site their content uses is in `media_files`, and
+ * every standalone URL has an oEmbed cache entry (anonymously only the site's own URLs: other
+ * sites' go through the proxy, which needs credentials). Returns counts.
+ */
+export function expectAssets(
   store: Store,
   site: ReferenceSite,
   lang: string,
   mode: Mode,
-): Promise<{ files: number; embeds: number }> {
+): { files: number; embeds: number } {
   let files = 0;
   let embeds = 0;
   for (const type of ['posts', 'pages'] as const) {
-    for (const item of (await remoteItems(site, lang, type, mode)).values()) {
-      if (!isPublicItem(item)) continue;
-      const html = renderedContent(item);
-      for (const url of contentMediaUrls(html, item.link)) {
-        if (new URL(url).origin !== new URL(site.url).origin) continue;
-        expect(store.media.getFile(url), `${url} in ${type} ${item.id}`).toBeDefined();
+    for (const record of site.control.listItems(lang, type)) {
+      if (record.status !== 'publish' || record.password !== '') continue;
+      for (const url of uploadUrls(site, lang, record.content)) {
+        expect(store.media.getFile(url), `${url} in ${type} ${record.id}`).toBeDefined();
         files += 1;
       }
-      for (const url of findEmbedUrls(html)) {
+      for (const url of standaloneUrls(record.content)) {
         const own = new URL(url).origin === new URL(site.url).origin;
         const entry = store.oembed.get(url, 600);
         if (own || mode === 'edit') {

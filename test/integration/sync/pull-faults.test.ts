@@ -30,8 +30,8 @@ describe('pull through an unreliable site', () => {
     const store = openStore(temp.file, { readonly: true });
     try {
       await expectItemsEqual(store, site, ['pl', 'es'], 'edit');
-      await expectRevisionsEqual(store, site, ['pl', 'es']);
-      await expectMediaFiles(store, site, ['pl', 'es'], 'edit');
+      expectRevisionsEqual(store, site, ['pl', 'es']);
+      expectMediaFiles(store, site, ['pl', 'es'], 'edit');
       expect(store.syncQueue.counts()).toEqual([]);
     } finally {
       store.close();

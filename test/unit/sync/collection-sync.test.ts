@@ -87,7 +87,9 @@ describe('CollectionSync (keyset crawl against an in-memory site)', () => {
     site.now += 5;
     await sync();
     expect(cached()).toEqual(site.expected());
-    expect(store.items.get('pl', 'posts', initial[1]!.id)?.deletedAt).not.toBeNull();
+    const gone = store.items.get('pl', 'posts', initial[1]!.id);
+    expect(gone, 'kept as a tombstone').toBeDefined();
+    expect(gone!.deletedAt).toEqual(expect.any(String));
   });
 
   it('keeps every item of a tie whose items leave the second during the sweep', async () => {
@@ -144,7 +146,9 @@ describe('CollectionSync (keyset crawl against an in-memory site)', () => {
     await expect(sync({ failAfter: 6 })).rejects.toThrow('killed');
     const afterKill = store.items.count('pl', 'posts');
     expect(afterKill).toBeGreaterThanOrEqual(50);
-    expect(store.syncState.get('pl', 'posts')?.cursor).not.toBeNull();
+    const state = store.syncState.get('pl', 'posts');
+    expect(state, 'sync_state of pl/posts').toBeDefined();
+    expect(state!.cursor).toEqual(expect.objectContaining({ page: expect.any(Number) }));
     const before = site.requests.length;
     await sync();
     expect(cached()).toEqual(site.expected());

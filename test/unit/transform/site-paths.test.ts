@@ -167,11 +167,9 @@ describe('sitePathToFilePath', () => {
 
   it('refuses a segment longer than a file name may be', () => {
     expect(() => sitePathToFilePath(`/${'ż'.repeat(200)}/`)).toThrow(UnsafePathError);
-    try {
-      sitePathToFilePath(`/${'a'.repeat(256)}/`);
-    } catch (error) {
-      expect((error as UnsafePathError).code).toBe('E_UNSAFE_PATH');
-    }
+    expect(() => sitePathToFilePath(`/${'a'.repeat(256)}/`)).toThrow(
+      expect.objectContaining({ code: 'E_UNSAFE_PATH' }),
+    );
     expect(sitePathToFilePath(`/${'a'.repeat(255)}/`)).toBe(`${'a'.repeat(255)}/index.html`);
   });
 
