@@ -8,6 +8,7 @@
  * their `modified_gmt` did not, so the keyset crawl alone would never see them again.
  */
 import type { CmsClient, Query } from '../client/index.js';
+import { nestsDeeperThan } from '../client/json-depth.js';
 import type { ItemType, Store, UpsertResult } from '../store/index.js';
 import { SiteError } from '../errors.js';
 import { CrawlBudget, type ListClient } from './crawl-budget.js';
@@ -42,7 +43,7 @@ import {
 } from './list-fetch.js';
 import { movedPageIds } from './moved-pages.js';
 import type { PullCounters, PullEvent } from './pull-summary.js';
-import { checkRecords, type CrawlItem } from './record-check.js';
+import { checkRecords, MAX_RECORD_DEPTH, type CrawlItem } from './record-check.js';
 
 export interface CollectionSyncDeps {
   readonly client: CmsClient;
@@ -368,8 +369,7 @@ export class CollectionSync {
   #check(records: readonly unknown[]): { items: CrawlItem[]; timestamps: string[] } {
     const { items, bad } = checkRecords(records);
     for (const record of bad) {
-      const key =
-        record.id === undefined ? String(JSON.stringify(records[record.index])) : `id:${record.id}`;
+      const key = record.id === undefined ? recordKey(records[record.index]) : `id:${record.id}`;
       if (this.#badSeen.has(key)) continue;
       this.#badSeen.add(key);
       this.#d.counters.skipped += 1;
@@ -453,6 +453,11 @@ export class CollectionSync {
   #warn(message: string): void {
     this.#d.emit({ type: 'warning', lang: this.#d.lang, message });
   }
+}
+
+/** A record without a usable id, as a key for "reported already" (safe at any depth). */
+function recordKey(record: unknown): string {
+  return nestsDeeperThan(record, MAX_RECORD_DEPTH) ? 'too deep' : String(JSON.stringify(record));
 }
 
 /**
