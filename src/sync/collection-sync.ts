@@ -304,10 +304,12 @@ export class CollectionSync {
     if (this.#listedAll || !countsAgree({ remote, local, unlisted: known })) {
       await this.#tombstoneUnseen();
       local = store.items.count(lang, type);
+      // Records this pull skipped (too deep, ...) are listed but never stored: no rescan for them.
+      const skipped = [...this.#badSeen].filter((key) => key.startsWith('id:')).length;
       if (
         !this.#listedAll &&
         remote !== undefined &&
-        !countsAgree({ remote, local, unlisted: known })
+        !countsAgree({ remote, local: local + skipped, unlisted: known })
       ) {
         if (!rescanned) {
           this.#warn(
