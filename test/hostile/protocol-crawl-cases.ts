@@ -17,7 +17,7 @@ export interface CrawlCase {
   readonly posts: (ctx: ScenarioContext) => ReturnType<Scenario>;
   /**
    * `mirror`: exit 0 and the cache holds exactly the site's posts; `skip`: exit 0, every record
-   * skipped and counted, the cache's posts kept; `kept`: exit 0 with a warning, what the
+   * skipped and counted, the cache's posts kept; `kept`: exit 0, what the
    * cache held kept (a server whose records contradict its own filters cannot be mirrored
    * exactly); `refuse`: exit 2.
    */
