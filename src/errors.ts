@@ -65,15 +65,18 @@ export class HttpError extends CmsMirrorError {
       serverCode?: string;
       serverMessage?: string;
       body?: unknown;
+      /** What the client did about it (`after 6 attempts (5 retries)`), for the message. */
+      note?: string;
     },
     options: CmsMirrorErrorOptions = {},
   ) {
     const server = details.serverCode
       ? ` (${details.serverCode}${details.serverMessage ? `: ${details.serverMessage}` : ''})`
       : '';
+    const note = details.note === undefined ? '' : ` ${details.note}`;
     super(
       'E_HTTP',
-      `${details.method} ${details.url} answered ${details.status}${server}`,
+      `${details.method} ${details.url} answered ${details.status}${server}${note}`,
       options,
     );
     this.status = details.status;
@@ -163,13 +166,14 @@ export class UnsafePathError extends CmsMirrorError {
 
 /**
  * A response body the client cannot use: larger than the configured limit, not UTF-8, not
- * JSON where JSON was expected, or still malformed (cut short) after the last retry.
+ * JSON where JSON was expected, compressed unasked, nested too deep to process safely, or
+ * still malformed (cut short) after the last retry.
  * `url` never carries credentials.
  */
 export class BodyError extends CmsMirrorError {
   readonly method: string;
   readonly url: string;
-  readonly reason: 'too-large' | 'not-utf8' | 'not-json' | 'malformed';
+  readonly reason: 'too-large' | 'not-utf8' | 'not-json' | 'malformed' | 'encoded' | 'too-deep';
   /** What is wrong with the body, without the method and URL. */
   readonly detail: string;
 

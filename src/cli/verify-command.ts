@@ -33,8 +33,9 @@ export function verifyCommand(io: CliIo): Command {
         io.stdout.write(
           `verify ${c.lang} ${c.collection}: site ${c.remote}, cache ${c.local}` +
             (differences === 0
-              ? ': equal\n'
-              : `: ${c.missing} missing, ${c.extra} extra, ${c.stale} stale\n`),
+              ? ': equal'
+              : `: ${c.missing} missing, ${c.extra} extra, ${c.stale} stale`) +
+            (c.skipped > 0 ? ` (${c.skipped} skipped: records the pull cannot store)\n` : '\n'),
         );
       }
       for (const d of report.differences) {

@@ -210,7 +210,9 @@ export class CmsClient {
     let data: unknown;
     if (verb !== 'HEAD' && raw.status !== 204 && raw.body.length > 0) {
       // Already validated by the interceptor; parsed again here (cheap next to the network).
-      data = JSON.parse(raw.body.toString('utf8'));
+      // The interceptor's decoder drops a UTF-8 byte order mark; so must this parse.
+      const text = raw.body.toString('utf8');
+      data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
     }
     return { status: raw.status, headers: raw.headers, data: data as T, url: redacted };
   }

@@ -51,8 +51,9 @@ export interface ClientOptions {
   /** Upper bound of one backoff delay that the server did not ask for. @default 10_000 */
   readonly retryMaxMs?: number;
   /**
-   * Upper bound of a delay the server asked for with `Retry-After`; a server may ask for more
-   * than `retryMaxMs`, but a run should not stall for an hour on one header.
+   * Longest delay the server may ask for with `Retry-After`; a server may ask for more than
+   * `retryMaxMs`, but a run should not stall for an hour on one header: an answer that asks
+   * for more than this is not retried, it fails at once (the message says what was asked).
    * @default 60_000
    */
   readonly retryAfterMaxMs?: number;

@@ -2,7 +2,7 @@ import { CmsMirrorError, HttpError, NetworkError } from '../errors.js';
 import type { RawResponse } from './collect-handler.js';
 import { isJsonContentType } from './json-body.js';
 import { redactUrl } from './redact.js';
-import { AttemptTimeoutError } from './retry-interceptor.js';
+import { AttemptTimeoutError, GaveUpError } from './retry-interceptor.js';
 
 /**
  * Turning what the transport gives into the project's typed errors. Every URL that goes into
@@ -13,6 +13,7 @@ import { AttemptTimeoutError } from './retry-interceptor.js';
 export function toClientError(error: Error, method: string, url: string): Error {
   if (error instanceof CmsMirrorError) return error;
   const safeUrl = redactUrl(url);
+  if (error instanceof GaveUpError) return gaveUpError(method, safeUrl, error);
   if (error instanceof AttemptTimeoutError) {
     return new NetworkError(
       { method, url: safeUrl, reason: `timed out (${error.message})` },
@@ -24,8 +25,25 @@ export function toClientError(error: Error, method: string, url: string): Error 
   return new NetworkError({ method, url: safeUrl, reason }, { cause: error });
 }
 
+/**
+ * The answer the interceptor stopped at, as an HttpError whose message says why it stopped
+ * there: the retries it made, or the wait it was asked for and refused.
+ */
+function gaveUpError(method: string, url: string, error: GaveUpError): HttpError {
+  const wait = error.refusedWait;
+  const note =
+    wait === undefined
+      ? `after ${error.attempts} attempts (${error.attempts - 1} retries)`
+      : `and asked to wait ${describeMs(wait.askedMs)} (Retry-After: ${wait.header.trim().slice(0, 60)}), more than http.retryAfterMaxMs (${wait.capMs} ms): stopped without waiting`;
+  return httpError(method, url, error.response, note);
+}
+
+function describeMs(ms: number): string {
+  return ms >= 3_600_000 ? `${Math.round(ms / 360_000) / 10} h` : `${Math.round(ms / 1000)} s`;
+}
+
 /** A non-2xx answer as an HttpError with the server's `code`/`message` when its body has them. */
-export function httpError(method: string, url: string, raw: RawResponse): HttpError {
+export function httpError(method: string, url: string, raw: RawResponse, note?: string): HttpError {
   let body: unknown;
   let serverCode: string | undefined;
   let serverMessage: string | undefined;
@@ -49,6 +67,7 @@ export function httpError(method: string, url: string, raw: RawResponse): HttpEr
     method,
     url,
     body,
+    ...(note === undefined ? {} : { note }),
     ...(serverCode === undefined ? {} : { serverCode }),
     ...(serverMessage === undefined ? {} : { serverMessage }),
   });

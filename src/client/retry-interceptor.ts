@@ -48,6 +48,33 @@ export interface RetryInterceptorSettings {
   readonly onEvent?: ((event: ClientEvent) => void) | undefined;
 }
 
+/**
+ * A retryable answer (429, 5xx, ...) the interceptor stops at: its retries are spent, or the
+ * server asked (`Retry-After`) for a longer wait than `retryAfterMaxMs`. Carries the answer;
+ * the client turns it into an HttpError whose message says which (response-errors.ts).
+ */
+export class GaveUpError extends Error {
+  readonly code = 'CMS_GAVE_UP';
+
+  constructor(
+    readonly response: {
+      readonly status: number;
+      readonly headers: IncomingHttpHeaders;
+      readonly body: Buffer;
+    },
+    readonly attempts: number,
+    /** Set when the server asked to wait longer than the cap. */
+    readonly refusedWait?: {
+      readonly askedMs: number;
+      readonly header: string;
+      readonly capMs: number;
+    },
+  ) {
+    super(`gave up after ${attempts} attempts (status ${response.status})`);
+    this.name = 'GaveUpError';
+  }
+}
+
 /** One attempt took longer than `timeoutMs`; retried like any other transport fault. */
 export class AttemptTimeoutError extends Error {
   readonly code = 'CMS_ATTEMPT_TIMEOUT';
@@ -215,12 +242,24 @@ class RetryRun {
       this.#fail(this.#controller.reason ?? new Error('aborted'));
       return;
     }
-    if (isRetryableStatus(status, this.#idempotent) && this.#canRetry()) {
-      this.#retry(
-        `status ${status}`,
-        parseRetryAfter(attempt.headers['retry-after'], this.#settings.now()),
-      );
-      return;
+    if (isRetryableStatus(status, this.#idempotent)) {
+      const header = headerText(attempt.headers['retry-after']);
+      const askedMs = parseRetryAfter(header, this.#settings.now());
+      const capMs = this.#settings.backoff.retryAfterMaxMs;
+      const response = { status, headers: attempt.headers, body };
+      if (askedMs !== undefined && askedMs > capMs && header !== undefined) {
+        // Waiting less than asked would only be refused again; waiting more stalls the run.
+        this.#fail(new GaveUpError(response, this.#attempts, { askedMs, header, capMs }));
+        return;
+      }
+      if (this.#canRetry()) {
+        this.#retry(`status ${status}`, askedMs);
+        return;
+      }
+      if (this.#attempts > 1) {
+        this.#fail(new GaveUpError(response, this.#attempts));
+        return;
+      }
     }
     const checkJson =
       this.#extras.expect === 'json' &&
@@ -229,7 +268,11 @@ class RetryRun {
       status !== 204 &&
       this.method !== 'HEAD';
     if (checkJson) {
-      const parsed = parseJsonBody(body, headerText(attempt.headers['content-type']));
+      const parsed = parseJsonBody(
+        body,
+        headerText(attempt.headers['content-type']),
+        headerText(attempt.headers['content-encoding']),
+      );
       if (!parsed.ok) {
         if (parsed.reason === 'malformed' && this.#idempotent && this.#canRetry()) {
           this.#retry('malformed body', undefined);

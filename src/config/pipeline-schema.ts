@@ -25,6 +25,13 @@ export const httpSchema = z
     /** Retries after the first try on network errors, 5xx, 408 and 429. @default 5 */
     retries: z.number().int().min(0).max(20).default(5),
     /**
+     * Longest wait a server may ask for with `Retry-After` on a 429 or 5xx, in milliseconds.
+     * A server that asks for more is not waited for: the request stops at once with an error
+     * naming the URL and the wait asked. Optional in the type, like `maxBodyBytes`.
+     * @default 60000
+     */
+    retryAfterMaxMs: z.number().int().min(0).max(3_600_000).optional(),
+    /**
      * Largest API response body accepted, in bytes; a bigger answer is refused (exit 2), never
      * buffered. Media downloads have their own limit (`media.maxBytes`).
      * Optional in the type so callers that build settings by hand need not repeat it.

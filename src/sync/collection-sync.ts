@@ -8,8 +8,10 @@
  * their `modified_gmt` did not, so the keyset crawl alone would never see them again.
  */
 import type { CmsClient, Query } from '../client/index.js';
+import { nestsDeeperThan } from '../client/json-depth.js';
 import type { ItemType, Store, UpsertResult } from '../store/index.js';
 import { SiteError } from '../errors.js';
+import { CrawlBudget, type ListClient } from './crawl-budget.js';
 import { collectionFilter, collectionRoute, type PullMode } from './collections.js';
 import { isPublicItem } from './content-media.js';
 import {
@@ -32,10 +34,16 @@ import {
   unlistedAfterListing,
 } from './deletion-check.js';
 import { laterGmt } from './gmt-time.js';
-import { fetchChildren, fetchList, presentIds, remoteCount } from './list-fetch.js';
+import {
+  fetchChildren,
+  fetchList,
+  presentIds,
+  remoteCount,
+  type FetchedList,
+} from './list-fetch.js';
 import { movedPageIds } from './moved-pages.js';
 import type { PullCounters, PullEvent } from './pull-summary.js';
-import { checkRecords, type CrawlItem } from './record-check.js';
+import { checkRecords, MAX_RECORD_DEPTH, type CrawlItem } from './record-check.js';
 
 export interface CollectionSyncDeps {
   readonly client: CmsClient;
@@ -85,6 +93,8 @@ export class CollectionSync {
   readonly #d: CollectionSyncDeps;
   readonly #route: string;
   readonly #filter: Query;
+  /** The client for list requests, counted against the stream's bound (crawl-budget.ts). */
+  readonly #lists: ListClient;
   /** Ids stored by this pull and how each was counted: an id is counted once per pull. */
   readonly #counted = new Map<number, Counted>();
   /** Bad records already reported (re-reads of a window must not count them again). */
@@ -105,6 +115,12 @@ export class CollectionSync {
     this.#d = deps;
     this.#route = collectionRoute(deps.type);
     this.#filter = collectionFilter(deps.type, deps.mode);
+    const budget = new CrawlBudget(
+      deps.perPage,
+      deps.store.items.count(deps.lang, deps.type),
+      `${deps.type} in ${deps.lang}`,
+    );
+    this.#lists = budget.wrap(deps.client);
     const state = deps.store.syncState.get(deps.lang, deps.type);
     const sameContext =
       state === undefined || state.context === null || state.context === deps.mode;
@@ -139,6 +155,7 @@ export class CollectionSync {
     this.#progress('crawl');
     if (this.#cursor.full) this.#listedAll = true;
     let lastPageIds: number[] = [];
+    let previousKey: string | undefined;
     for (;;) {
       this.#d.signal?.throwIfAborted();
       if (this.#cursor.tie !== null) {
@@ -146,10 +163,11 @@ export class CollectionSync {
         continue;
       }
       const cursor = this.#cursor;
-      const list = await fetchList(this.#d.client, this.#route, {
+      const list = await fetchList(this.#lists, this.#route, {
         ...this.#filter,
         ...keysetQuery(cursor, this.#d.perPage),
       });
+      previousKey = checkNotRepeated(list, cursor.page, previousKey);
       if (cursor.page === 1 && this.#expected === undefined) this.#expected = list.total;
       if (cursor.after === null && cursor.page === 1) this.#fullTotal = list.total;
       const { items, timestamps } = this.#check(list.records);
@@ -188,12 +206,14 @@ export class CollectionSync {
     const second = this.#cursor.tie as string;
     const seen = new Set<number>(seeded);
     let sweep: TieSweep = FIRST_SWEEP;
+    let previousKey: string | undefined;
     for (;;) {
       this.#d.signal?.throwIfAborted();
-      const list = await fetchList(this.#d.client, this.#route, {
+      const list = await fetchList(this.#lists, this.#route, {
         ...this.#filter,
         ...tieQuery(second, sweep.page, this.#d.perPage),
       });
+      previousKey = checkNotRepeated(list, sweep.page, previousKey);
       const { items, timestamps } = this.#check(list.records);
       let newIds = 0;
       for (const item of items) {
@@ -249,7 +269,7 @@ export class CollectionSync {
       for (const id of parents) this.#childrenFetched.add(id);
       if (parents.length > 0) {
         const records = await fetchChildren(
-          this.#d.client,
+          this.#lists,
           this.#route,
           this.#filter,
           parents,
@@ -284,10 +304,12 @@ export class CollectionSync {
     if (this.#listedAll || !countsAgree({ remote, local, unlisted: known })) {
       await this.#tombstoneUnseen();
       local = store.items.count(lang, type);
+      // Records this pull skipped (too deep, ...) are listed but never stored: no rescan for them.
+      const skipped = [...this.#badSeen].filter((key) => key.startsWith('id:')).length;
       if (
         !this.#listedAll &&
         remote !== undefined &&
-        !countsAgree({ remote, local, unlisted: known })
+        !countsAgree({ remote, local: local + skipped, unlisted: known })
       ) {
         if (!rescanned) {
           this.#warn(
@@ -312,12 +334,13 @@ export class CollectionSync {
   async #remoteTotal(): Promise<number | undefined> {
     const changed = [...this.#counted.values()].some((outcome) => outcome !== 'unchanged');
     if (this.#d.checkedTotal !== undefined && !changed) return this.#d.checkedTotal;
-    return remoteCount(this.#d.client, this.#route, this.#filter);
+    return remoteCount(this.#lists, this.#route, this.#filter);
   }
 
   /** Probes the live ids this pull has not seen (100 per request); tombstones the absent. */
   async #tombstoneUnseen(): Promise<void> {
-    const { store, lang, type, client } = this.#d;
+    const { store, lang, type } = this.#d;
+    const client = this.#lists;
     const unseen = store.items
       .listIds(lang, type)
       .map((row) => row.id)
@@ -348,8 +371,7 @@ export class CollectionSync {
   #check(records: readonly unknown[]): { items: CrawlItem[]; timestamps: string[] } {
     const { items, bad } = checkRecords(records);
     for (const record of bad) {
-      const key =
-        record.id === undefined ? String(JSON.stringify(records[record.index])) : `id:${record.id}`;
+      const key = record.id === undefined ? recordKey(records[record.index]) : `id:${record.id}`;
       if (this.#badSeen.has(key)) continue;
       this.#badSeen.add(key);
       this.#d.counters.skipped += 1;
@@ -433,6 +455,32 @@ export class CollectionSync {
   #warn(message: string): void {
     this.#d.emit({ type: 'warning', lang: this.#d.lang, message });
   }
+}
+
+/** A record without a usable id, as a key for "reported already" (safe at any depth). */
+function recordKey(record: unknown): string {
+  return nestsDeeperThan(record, MAX_RECORD_DEPTH) ? 'too deep' : String(JSON.stringify(record));
+}
+
+/**
+ * The ids of `list` as a key, after checking that page `page` (> 1) is not the page before it
+ * again: a server that ignores `page` answers every page number alike, and the walk would
+ * only end at the request bound.
+ */
+function checkNotRepeated(
+  list: FetchedList,
+  page: number,
+  previousKey: string | undefined,
+): string | undefined {
+  const ids = list.records.map((record) => (record as { id?: unknown } | null)?.id);
+  const key = ids.some((id) => typeof id === 'number') ? ids.join(',') : undefined;
+  if (page > 1 && key !== undefined && key === previousKey) {
+    throw new SiteError(
+      list.url,
+      `${list.url} answered the same items as page ${page - 1}: the server ignores "page"; what was stored is kept`,
+    );
+  }
+  return key;
 }
 
 function endlessWalk(url: string): SiteError {

@@ -86,13 +86,15 @@ export function keysetQuery(cursor: CrawlCursor, perPage: number): Query {
 
 /** One page of a sweep of the single second `second`, in id order. */
 export function tieQuery(second: string, page: number, perPage: number): Query {
+  const before = shiftGmt(second, 1);
   return {
     orderby: 'id',
     order: 'asc',
     per_page: perPage,
     page,
     modified_after: queryTime(shiftGmt(second, -1)),
-    modified_before: queryTime(shiftGmt(second, 1)),
+    // The last second of year 9999 has no successor the server would accept as a date.
+    ...(isGmt(before) ? { modified_before: queryTime(before) } : {}),
   };
 }
 
@@ -117,23 +119,38 @@ export type KeysetStep =
  *   is read again, because more items of it may follow the page; the re-read ones are
  *   recognised by their content hash;
  * - nothing to move the window on (no usable timestamps, or the server ignored the order) →
- *   the next page number of the same window, so the crawl still ends; past the last page the
- *   server reports (`X-CMS-TotalPages`) the crawl is complete.
+ *   the next page number of the same window, until a short page. `X-CMS-TotalPages` does not
+ *   end a walk whose page is full: a server that says "1" while it holds more would lose
+ *   items; a server that fills every page number is stopped by the stream's request bound
+ *   (crawl-budget.ts) or by a page that repeats the one before it.
+ *
+ * Records at or before `cursor.after` are outside the window: a server that compares
+ * `modified_after` loosely ("at or after") or ignores it sent them. They are stored but move
+ * nothing; without this, such a page (say 150 items of one bulk-imported second) would send
+ * the crawl back to sweeping that second for ever.
  */
 export function afterKeysetPage(cursor: CrawlCursor, page: PageFacts): KeysetStep {
   if (page.count < page.perPage) return { done: true };
-  const nextPage = (): KeysetStep =>
-    page.totalPages !== undefined && cursor.page >= page.totalPages
-      ? { done: true }
-      : { done: false, cursor: { ...cursor, page: cursor.page + 1 } };
+  const nextPage = (): KeysetStep => ({
+    done: false,
+    cursor: { ...cursor, page: cursor.page + 1 },
+  });
   let first: string | undefined;
   let last: string | undefined;
+  let outside = 0;
+  let ordered = true;
   for (const ts of page.timestamps) {
+    if (cursor.after !== null && ts <= cursor.after) {
+      outside += 1;
+      continue;
+    }
+    if (last !== undefined && ts < last) ordered = false;
     if (first === undefined || ts < first) first = ts;
     if (last === undefined || ts > last) last = ts;
   }
-  if (first === undefined || last === undefined) return nextPage();
-  if (first === last) {
+  // Not in the order asked for: the window cannot be trusted to hold what comes before `last`.
+  if (first === undefined || last === undefined || !ordered) return nextPage();
+  if (first === last && outside === 0) {
     return { done: false, cursor: { ...cursor, tie: last, page: 1 } };
   }
   const next = shiftGmt(last, -1);
@@ -152,8 +169,8 @@ export interface TieSweep {
 export const FIRST_SWEEP: TieSweep = { page: 1, foundNew: false, sweeps: 1 };
 
 /**
- * After a page of a tie sweep. A sweep ends on a short page (or on the last page the server
- * reports); it is repeated until one brings no new id, because items edited during the sweep
+ * After a page of a tie sweep. A sweep ends on a short page (not on the last page the server
+ * reports: see afterKeysetPage); it is repeated until one brings no new id, because items edited during the sweep
  * leave the second and shift the later pages (one of those could have been skipped). Then the
  * crawl continues strictly after the second.
  */
@@ -167,8 +184,7 @@ export function afterTiePage(
   },
 ): TieSweep | 'done' {
   const foundNew = state.foundNew || page.newIds > 0;
-  const lastPage = page.totalPages !== undefined && state.page >= page.totalPages;
-  if (page.count >= page.perPage && !lastPage) {
+  if (page.count >= page.perPage) {
     return { page: state.page + 1, foundNew, sweeps: state.sweeps };
   }
   if (!foundNew) return 'done';

@@ -2,8 +2,9 @@
  * The three list requests the pull makes: a page of a collection (with its total and the
  * server's clock), a count, and an `include` probe of ids.
  */
-import type { CmsClient, Query } from '../client/index.js';
+import type { Query } from '../client/index.js';
 import { HttpError, SiteError } from '../errors.js';
+import type { ListClient } from './crawl-budget.js';
 import { gmtFromHttpDate } from './gmt-time.js';
 
 export interface FetchedList {
@@ -13,7 +14,7 @@ export interface FetchedList {
   readonly records: readonly unknown[];
   /** `X-CMS-Total`, when sent. */
   readonly total: number | undefined;
-  /** `X-CMS-TotalPages`, when sent. */
+  /** `X-CMS-TotalPages`, when sent (never trusted to end a walk whose page is full). */
   readonly totalPages: number | undefined;
   /** The server's `Date` as a GMT timestamp, when sent. */
   readonly date: string | undefined;
@@ -24,7 +25,7 @@ export interface FetchedList {
  * happens when items leave a window between two pages) is an empty page, not an error.
  */
 export async function fetchList(
-  client: CmsClient,
+  client: ListClient,
   route: string,
   query: Query,
 ): Promise<FetchedList> {
@@ -72,7 +73,7 @@ export async function fetchList(
 
 /** `X-CMS-Total` of the collection under `filter` (one `per_page=1` request), if sent. */
 export async function remoteCount(
-  client: CmsClient,
+  client: ListClient,
   route: string,
   filter: Query,
 ): Promise<number | undefined> {
@@ -84,7 +85,7 @@ export async function remoteCount(
  * Cost: one request per chunk.
  */
 export async function presentIds(
-  client: CmsClient,
+  client: ListClient,
   route: string,
   filter: Query,
   ids: readonly number[],
@@ -124,7 +125,7 @@ function integerHeader(value: string | string[] | undefined): number | undefined
  * nothing changes). Cost: one request per chunk and page of children.
  */
 export async function fetchChildren(
-  client: CmsClient,
+  client: ListClient,
   route: string,
   filter: Query,
   parentIds: readonly number[],
@@ -144,9 +145,9 @@ export async function fetchChildren(
         order: 'asc',
       });
       records.push(...list.records);
-      const lastPage =
-        list.records.length < perPage || (list.total !== undefined && page * perPage >= list.total);
-      if (lastPage) break;
+      // Only a short page ends the walk: a lying X-CMS-Total would lose children, and a server
+      // that fills every page number is stopped by the stream's request bound.
+      if (list.records.length < perPage) break;
     }
   }
   return records;

@@ -1,5 +1,20 @@
+import { nestsDeeperThan } from '../client/json-depth.js';
 import type { CmsItem } from '../store/index.js';
 import { isGmt } from './gmt-time.js';
+
+/**
+ * Records nested deeper than this are skipped: real ones nest about ten levels, and the cache
+ * (canonical JSON, SQLite's JSON functions, limited to 1,000) must never meet one it cannot
+ * hash or index.
+ */
+export const MAX_RECORD_DEPTH = 100;
+
+/** Why a listed record cannot be stored however it is read, or undefined when it can. */
+export function unstorableReason(record: unknown): string | undefined {
+  return nestsDeeperThan(record, MAX_RECORD_DEPTH)
+    ? `nested deeper than ${MAX_RECORD_DEPTH} levels`
+    : undefined;
+}
 
 /** An item the crawl can use: an object with a positive integer id and a `modified_gmt`. */
 export interface CrawlItem extends CmsItem {
@@ -37,6 +52,11 @@ export function checkRecords(records: readonly unknown[]): {
     const modified = (record as { modified_gmt?: unknown }).modified_gmt;
     if (!isGmt(modified)) {
       bad.push({ index, id, reason: `no modified_gmt timestamp (${describe(modified)})` });
+      return;
+    }
+    const unstorable = unstorableReason(record);
+    if (unstorable !== undefined) {
+      bad.push({ index, id, reason: unstorable });
       return;
     }
     items.push(record as CrawlItem);

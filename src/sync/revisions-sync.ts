@@ -6,6 +6,7 @@
 import type { CmsClient } from '../client/index.js';
 import { BodyError, HttpError, NetworkError } from '../errors.js';
 import type { CmsItem, ParentType, Store } from '../store/index.js';
+import { unstorableReason } from './record-check.js';
 import { collectionRoute } from './collections.js';
 import type { PullCounters, PullEvent } from './pull-summary.js';
 import { drainQueue } from './queue-drain.js';
@@ -66,24 +67,24 @@ async function fetchOne(deps: RevisionsSyncDeps, id: number): Promise<boolean> {
   const base = `${collectionRoute(type)}/${id}`;
   let autosaves: CmsItem[];
   const revisions: CmsItem[] = [];
-  const bad = (what: string): void => {
+  const bad = (what: string, reason: string): void => {
     counters.skipped += 1;
     deps.emit({
       type: 'warning',
       lang,
-      message: `${type} ${id}: skipped a bad ${what} record (no positive integer id)`,
+      message: `${type} ${id}: skipped a bad ${what} record (${reason})`,
     });
   };
   try {
     autosaves = usable(
       (await client.get<unknown>(`${base}/autosaves`, { context: 'edit' })).data,
-      () => bad('autosave'),
+      (reason) => bad('autosave', reason),
     );
     for await (const page of client.paginate<unknown>(`${base}/revisions`, {
       context: 'edit',
       per_page: deps.perPage,
     })) {
-      revisions.push(...usable(page.items, () => bad('revision')));
+      revisions.push(...usable(page.items, (reason) => bad('revision', reason)));
     }
   } catch (error) {
     if (error instanceof HttpError && (error.status === 404 || error.status === 410)) {
@@ -111,16 +112,20 @@ async function fetchOne(deps: RevisionsSyncDeps, id: number): Promise<boolean> {
   return true;
 }
 
-/** Records with a positive integer id; anything else is reported through `onBad`. */
-function usable(data: unknown, onBad: () => void): CmsItem[] {
+/** Records with a positive integer id that can be stored; the rest go to `onBad`. */
+function usable(data: unknown, onBad: (reason: string) => void): CmsItem[] {
   if (!Array.isArray(data)) {
-    onBad();
+    onBad('not a list');
     return [];
   }
   return data.filter((record): record is CmsItem => {
     const id = (record as { id?: unknown } | null)?.id;
-    const ok = typeof id === 'number' && Number.isSafeInteger(id) && id > 0;
-    if (!ok) onBad();
-    return ok;
+    if (!(typeof id === 'number' && Number.isSafeInteger(id) && id > 0)) {
+      onBad('no positive integer id');
+      return false;
+    }
+    const unstorable = unstorableReason(record);
+    if (unstorable !== undefined) onBad(`id ${id}: ${unstorable}`);
+    return unstorable === undefined;
   });
 }

@@ -13,13 +13,15 @@ import { requireSite, type Settings } from '../config/settings.js';
 import { openStore, type ItemType, type Store } from '../store/index.js';
 import { checkAccess } from './access-check.js';
 import { COLLECTIONS, collectionFilter, collectionRoute, type PullMode } from './collections.js';
+import { unstorableReason } from './record-check.js';
 import { settleAll } from './settle-all.js';
 
 export interface VerifyDifference {
   readonly lang: string;
   readonly collection: ItemType;
   readonly id: number;
-  readonly kind: 'missing' | 'extra' | 'stale';
+  /** `skipped`: listed by the site, but a record the pull skips (too deep to store). */
+  readonly kind: 'missing' | 'extra' | 'stale' | 'skipped';
   /** `modified_gmt` on the site (missing, stale). */
   readonly remote?: string | undefined;
   /** `modified_gmt` in the cache (extra, stale). */
@@ -34,6 +36,8 @@ export interface VerifyCollection {
   readonly missing: number;
   readonly extra: number;
   readonly stale: number;
+  /** Records the pull skips on every run (not differences: `ok` ignores them). */
+  readonly skipped: number;
 }
 
 export interface VerifyReport {
@@ -76,7 +80,7 @@ export async function verify(
               mode,
               index.perPageMax(collectionRoute(type)),
             );
-            const result = compare(store, lang, type, remote);
+            const result = compare(store, lang, type, remote.listed, remote.skipped);
             collections.push(result.summary);
             for (const difference of result.differences) {
               if (differences.length < limit) differences.push(difference);
@@ -102,14 +106,18 @@ export async function verify(
   return { ok, mode, collections, differences, requests };
 }
 
-/** Every id the site lists under the pull's filter, with its `modified_gmt`. */
+/**
+ * Every id the site lists under the pull's filter, with its `modified_gmt`, and the ids of the
+ * records the pull skips (so that they are reported as skipped, not as missing on every run).
+ */
 async function listRemote(
   client: CmsClient,
   type: ItemType,
   mode: PullMode,
   perPage: number,
-): Promise<Map<number, string | undefined>> {
+): Promise<{ listed: Map<number, string | undefined>; skipped: Set<number> }> {
   const remote = new Map<number, string | undefined>();
+  const skipped = new Set<number>();
   for await (const page of client.paginate<unknown>(collectionRoute(type), {
     ...collectionFilter(type, mode),
     orderby: 'id',
@@ -119,11 +127,12 @@ async function listRemote(
     for (const record of page.items) {
       const id = (record as { id?: unknown } | null)?.id;
       const modified = (record as { modified_gmt?: unknown } | null)?.modified_gmt;
-      if (typeof id === 'number')
-        remote.set(id, typeof modified === 'string' ? modified : undefined);
+      if (typeof id !== 'number') continue;
+      if (unstorableReason(record) !== undefined) skipped.add(id);
+      else remote.set(id, typeof modified === 'string' ? modified : undefined);
     }
   }
-  return remote;
+  return { listed: remote, skipped };
 }
 
 /** Compares the remote listing with the cache's live items (reads the cache only). */
@@ -132,12 +141,16 @@ export function compare(
   lang: string,
   type: ItemType,
   remote: ReadonlyMap<number, string | undefined>,
+  skipped: ReadonlySet<number> = new Set(),
 ): { summary: VerifyCollection; differences: VerifyDifference[] } {
   const differences: VerifyDifference[] = [];
   const local = store.items.listIds(lang, type);
   const localIds = new Set<number>();
+  for (const id of skipped) differences.push({ lang, collection: type, id, kind: 'skipped' });
   for (const row of local) {
     localIds.add(row.id);
+    // A skipped record keeps the version an earlier pull stored: not extra, not stale.
+    if (skipped.has(row.id)) continue;
     if (!remote.has(row.id)) {
       differences.push({
         lang,
@@ -168,11 +181,12 @@ export function compare(
     summary: {
       lang,
       collection: type,
-      remote: remote.size,
+      remote: remote.size + skipped.size,
       local: local.length,
       missing: count('missing'),
       extra: count('extra'),
       stale: count('stale'),
+      skipped: count('skipped'),
     },
     differences,
   };

@@ -26,7 +26,11 @@ describe('pipelineText', () => {
     expect(settings.output).toBe(join(dir, 'output'));
     expect(settings.templates).toBeUndefined();
     expect(settings.backup).toBe(defaults.backup);
-    expect(settings.http).toEqual({ ...defaults.http, maxBodyBytes: DEFAULT_MAX_BODY_BYTES });
+    expect(settings.http).toEqual({
+      ...defaults.http,
+      maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+      retryAfterMaxMs: 60_000,
+    });
     expect(settings.media).toEqual(defaults.media);
     expect(settings.build).toEqual(defaults.build);
     expect(settings.push).toEqual({ ...defaults.push, dir: join(dir, 'content') });

@@ -99,13 +99,13 @@ describe('afterKeysetPage', () => {
     ).toEqual({ done: false, cursor: { ...c, page: 2 } });
   });
 
-  it('asks for no page past the last one the server reports while the window cannot move', () => {
+  it('does not let X-CMS-TotalPages end a walk whose page is full (a lying server would lose items)', () => {
     const junk = { count: 2, perPage: 2, timestamps: [], totalPages: 3 };
-    expect(afterKeysetPage(cursor({ page: 2 }), junk)).toEqual({
+    expect(afterKeysetPage(cursor({ page: 3 }), junk)).toEqual({
       done: false,
-      cursor: cursor({ page: 3 }),
+      cursor: cursor({ page: 4 }),
     });
-    expect(afterKeysetPage(cursor({ page: 3 }), junk)).toEqual({ done: true });
+    expect(afterKeysetPage(cursor({ page: 3 }), { ...junk, count: 1 })).toEqual({ done: true });
     // The count is only a bound: a window that moves is followed whatever it says.
     expect(
       afterKeysetPage(cursor({ page: 1 }), {
@@ -115,6 +115,32 @@ describe('afterKeysetPage', () => {
         totalPages: 1,
       }),
     ).toEqual({ done: false, cursor: cursor({ after: '2024-05-01T09:59:59', page: 1 }) });
+  });
+
+  it('pages on when records at or before the window were sent (a loose or filter-ignoring server)', () => {
+    const c = cursor({ after: T });
+    // 150 items of one second T, "at or after" T: the page is all T, nothing moves.
+    expect(afterKeysetPage(c, { count: 3, perPage: 3, timestamps: [T, T, T] })).toEqual({
+      done: false,
+      cursor: { ...c, page: 2 },
+    });
+    // The page that follows mixes T with later seconds: the window moves on past T.
+    const later = '2024-05-01T10:00:05';
+    expect(
+      afterKeysetPage({ ...c, page: 2 }, { count: 3, perPage: 3, timestamps: [T, later, later] }),
+    ).toEqual({
+      done: false,
+      cursor: { ...c, after: '2024-05-01T10:00:04', page: 1 },
+    });
+  });
+
+  it('pages on when a page is not in the order asked for', () => {
+    const step = afterKeysetPage(cursor(), {
+      count: 3,
+      perPage: 3,
+      timestamps: [T, '2024-05-01T09:00:00', '2024-05-01T09:30:00'],
+    });
+    expect(step).toEqual({ done: false, cursor: cursor({ page: 2 }) });
   });
 
   it('always makes progress: the window strictly grows or the page number does', () => {
@@ -137,7 +163,7 @@ describe('afterKeysetPage', () => {
 });
 
 describe('afterTiePage', () => {
-  it('ends a sweep on the last page the server reports, even a full one', () => {
+  it('does not end a sweep on the last page the server reports while pages are full', () => {
     expect(
       afterTiePage(
         { page: 4, foundNew: false, sweeps: 1 },
@@ -148,18 +174,7 @@ describe('afterTiePage', () => {
           totalPages: 4,
         },
       ),
-    ).toBe('done');
-    expect(
-      afterTiePage(
-        { page: 3, foundNew: false, sweeps: 1 },
-        {
-          count: 100,
-          perPage: 100,
-          newIds: 0,
-          totalPages: 4,
-        },
-      ),
-    ).toEqual({ page: 4, foundNew: false, sweeps: 1 });
+    ).toEqual({ page: 5, foundNew: false, sweeps: 1 });
   });
 
   it('pages through a sweep until a short page', () => {
