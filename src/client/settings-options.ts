@@ -16,5 +16,6 @@ export function clientOptionsFor(
     timeoutMs: settings.http.timeoutMs,
     retries: settings.http.retries,
     maxBodyBytes: settings.http.maxBodyBytes,
+    allowInsecure: settings.http.allowInsecure,
   };
 }
