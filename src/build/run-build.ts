@@ -24,6 +24,7 @@ import { digestOf } from './digest.js';
 import { isCurrentManifest, MANIFEST_VERSION, type BuildManifest } from './build-manifest.js';
 import { canonicalOrder, switcherLanguages } from './language-order.js';
 import { modelFromStore } from './model-from-store.js';
+import { checkOutputDir } from './output-dir-check.js';
 import {
   OFFLOAD_MIN_STALE,
   transformElsewhere,
@@ -106,6 +107,7 @@ export async function runBuild(
   // Pairing by id reads the site paths of the other languages' items: those not built in
   // this run are transformed too, so that their paths are as current as a full build's.
   const toPrepare = pairsById ? shown : languages;
+  checkOutputDir(settings.output);
   const sanitize = settings.transform?.sanitize ?? true;
   const summary: BuildSummary = {
     languages: {},
