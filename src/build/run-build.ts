@@ -222,6 +222,8 @@ interface PreparedLanguage {
   /** Public items with their transform output, read when the language was not quiet. */
   published: { pages: PublishedEntryRow[]; posts: PublishedEntryRow[] } | undefined;
   transformed: number;
+  /** Items moved to `/{type}/{id}/` that this build transformed (one warning each). */
+  moved?: string[];
   /** Digest of the language's public items and their site paths. */
   pathsDigest: string;
   /** Time spent so far, counted in the language's build time. */
@@ -344,6 +346,7 @@ function prepareLanguage(
     previous,
     published,
     transformed: transform.transformed + transformedElsewhere,
+    moved: transform.moved,
     pathsDigest: digestOf([...transform.sitePaths].sort(([a], [b]) => (a < b ? -1 : 1))),
     seconds: (performance.now() - started) / 1000,
   };
@@ -444,6 +447,7 @@ async function buildLanguage(
       : `${lang}: ${report.written} written, ${report.unchanged} unchanged, ${report.removed} removed (${report.pages} pages)`,
   );
   return languageResult(report, prepared, modelSeconds, outDir, started, [
+    ...(prepared.moved ?? []),
     ...warnings,
     ...report.warnings,
   ]);

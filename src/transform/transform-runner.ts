@@ -70,6 +70,11 @@ export interface TransformSummary {
   sitePaths: ReadonlyMap<string, string>;
   /** `itemKey` of every item whose stored output this run wrote (transformed or facts saved). */
   written: ReadonlySet<string>;
+  /**
+   * One line per item this run transformed that lives at `/{type}/{id}/` instead of its URL
+   * path (unsafe or unportable as a file name, or taken): said once, when it is transformed.
+   */
+  moved: string[];
 }
 
 /** Site paths of every public post and page of a language, pages first (they own short paths). */
@@ -107,7 +112,8 @@ export function runTransform(store: Store, options: TransformOptions): Transform
   const key = transformKey({ sanitize: options.sanitize ?? true });
   // One pass over the public items: a run with nothing stale costs only this.
   const candidates = options.candidates ?? publicCandidates(store, lang);
-  const sitePaths = assignSitePaths(candidates, homeUrl);
+  const fellBack: PathCandidate[] = [];
+  const sitePaths = assignSitePaths(candidates, homeUrl, (candidate) => fellBack.push(candidate));
   // Only files an item could have owned: the build's own pages (home, listings, search) come
   // and go with the number of posts, and no item links to them through its site path.
   const removed = removedPageFiles(
@@ -146,7 +152,13 @@ export function runTransform(store: Store, options: TransformOptions): Transform
     }));
 
   const written = new Set<string>();
-  const summary: TransformSummary = { transformed: 0, warnings: 0, sitePaths, written };
+  const summary: TransformSummary = {
+    transformed: 0,
+    warnings: 0,
+    sitePaths,
+    written,
+    moved: [],
+  };
   const batchSize = options.batchSize ?? 200;
   let pending: (() => void)[] = [];
   const flush = () => {
@@ -195,6 +207,12 @@ export function runTransform(store: Store, options: TransformOptions): Transform
     if (pending.length >= batchSize) flush();
   }
   if (pending.length > 0) flush();
+  for (const candidate of fellBack) {
+    if (!written.has(itemKey(candidate.type, candidate.id))) continue;
+    summary.moved.push(
+      `${candidate.type} ${candidate.id} moved to ${sitePaths.get(itemKey(candidate.type, candidate.id)) ?? '?'}: its URL path ${candidate.link ?? '(none)'} cannot be a file name on every system, is reserved, or is taken by another item`,
+    );
+  }
   return summary;
 }
 
