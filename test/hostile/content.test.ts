@@ -296,7 +296,7 @@ describe('the reference site content, end to end', () => {
     expect(first).toBeDefined();
     expect(readFileSync(first!, 'utf8')).toContain('<script>xss(1)</script>');
     expect(readFileSync(join(out, 'pl', 'feed.xml'), 'utf8')).toMatch(/ on[a-z]+=|&lt;script/);
-  });
+  }, 240_000);
 });
 
 function unescapeXml(text: string): string {
