@@ -204,6 +204,20 @@ export class UnsafeUrlError extends CmsMirrorError {
   }
 }
 
+/** Credentials would travel in clear text to another machine and the user did not opt in. */
+export class InsecureTransportError extends CmsMirrorError {
+  readonly origin: string;
+
+  constructor(origin: string, options: CmsMirrorErrorOptions = {}) {
+    super(
+      'E_INSECURE_HTTP',
+      `refusing to send credentials in clear text to ${origin} (plain http, not this machine): use https, or opt in with --allow-insecure-http or "http.allowInsecure: true" in the pipeline`,
+      { exitCode: 2, ...options },
+    );
+    this.origin = origin;
+  }
+}
+
 export function isCmsMirrorError(error: unknown): error is CmsMirrorError {
   return error instanceof CmsMirrorError;
 }

@@ -16,7 +16,7 @@ import { htmlFacts, storedHtmlFacts } from '../transform/html-facts.js';
 import { itemKey } from '../transform/item-site-paths.js';
 import { mediaSitePath } from '../transform/media-site-paths.js';
 import { parseItemJson } from '../transform/publication.js';
-import { TRANSFORM_VERSION } from '../transform/version.js';
+import { transformKey } from '../transform/version.js';
 import { digestOf } from './digest.js';
 import { identityFromSeo } from './site-identity.js';
 import type {
@@ -50,6 +50,8 @@ export interface ModelFromStoreOptions {
    * caller has already read them (after transforming). @default read from the store
    */
   published?: { pages: readonly PublishedEntryRow[]; posts: readonly PublishedEntryRow[] };
+  /** The key current transform output is stored under. @default transformKey() */
+  transformKey?: string;
 }
 
 export interface ModelFromStore {
@@ -115,7 +117,7 @@ export function modelFromStore(store: Store, options: ModelFromStoreOptions): Mo
     const sitePath = sitePathOf(row.meta);
     if (
       sitePath === undefined ||
-      row.transformVersion !== String(TRANSFORM_VERSION) ||
+      row.transformVersion !== (options.transformKey ?? transformKey()) ||
       row.sourceHash !== row.contentHash
     ) {
       warnings.push(

@@ -4,7 +4,7 @@
  * cache cost ~0.2 s to start, which an edit of one post must not pay.
  */
 import type { Store } from '../store/index.js';
-import { TRANSFORM_VERSION } from '../transform/version.js';
+import { transformKey } from '../transform/version.js';
 import { startWorkerCalls } from './module-worker.js';
 
 /** One language to transform, as the transform worker receives it. */
@@ -12,6 +12,8 @@ export interface TransformRequest {
   cacheFile: string;
   lang: string;
   homeUrl: string;
+  /** Pipeline `transform.sanitize`. */
+  sanitize: boolean;
 }
 
 /** Stale items from which a language is worth a worker. */
@@ -34,19 +36,22 @@ export function transformElsewhere(
   store: Store,
   languages: readonly { lang: string; homeUrl: string }[],
   minStale: number = OFFLOAD_MIN_STALE,
+  sanitize = true,
 ): OffloadedTransforms | undefined {
+  const key = transformKey({ sanitize });
   const chosen = languages
     .slice(1)
-    .filter(
-      ({ lang }) => store.transformed.countStale(lang, String(TRANSFORM_VERSION)) >= minStale,
-    );
+    .filter(({ lang }) => store.transformed.countStale(lang, key) >= minStale);
   if (chosen.length === 0) return undefined;
   const worker = startWorkerCalls<TransformRequest, number>('transform-worker');
   const done = (async () => {
     const transformed = new Map<string, number>();
     try {
       for (const { lang, homeUrl } of chosen) {
-        transformed.set(lang, await worker.call({ cacheFile: store.file, lang, homeUrl }));
+        transformed.set(
+          lang,
+          await worker.call({ cacheFile: store.file, lang, homeUrl, sanitize }),
+        );
       }
       return transformed;
     } finally {

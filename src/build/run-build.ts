@@ -18,12 +18,13 @@ import type { PublishedEntryRow } from '../store/transformed-repo.js';
 import { storedHtmlFacts } from '../transform/html-facts.js';
 import { itemKey } from '../transform/item-site-paths.js';
 import { runTransform } from '../transform/transform-runner.js';
-import { TRANSFORM_VERSION } from '../transform/version.js';
+import { transformKey } from '../transform/version.js';
 import { buildSite, type BuildPhases, type BuildReport } from './build-site.js';
 import { digestOf } from './digest.js';
 import { isCurrentManifest, MANIFEST_VERSION, type BuildManifest } from './build-manifest.js';
 import { canonicalOrder, switcherLanguages } from './language-order.js';
 import { modelFromStore } from './model-from-store.js';
+import { checkOutputDir } from './output-dir-check.js';
 import {
   OFFLOAD_MIN_STALE,
   transformElsewhere,
@@ -118,6 +119,8 @@ export async function runBuild(
   // Pairing by id reads the site paths of the other languages' items: those not built in
   // this run are transformed too, so that their paths are as current as a full build's.
   const toPrepare = pairsById ? shown : languages;
+  checkOutputDir(settings.output);
+  const sanitize = settings.transform?.sanitize ?? true;
   const summary: BuildSummary = {
     languages: {},
     total: { written: 0, unchanged: 0, removed: 0, pages: 0, seconds: 0, wallSeconds: 0 },
@@ -149,13 +152,14 @@ export async function runBuild(
         )
         .map((lang) => ({ lang, homeUrl: homeUrlOf(store, lang) })),
       offloadFrom,
+      sanitize,
     );
     let transformedElsewhere = new Map<string, number>();
     for (const lang of toPrepare) {
       if (elsewhere?.languages.has(lang)) transformedElsewhere = await elsewhere.done;
       prepared.set(
         lang,
-        prepareLanguage(store, lang, options, transformedElsewhere.get(lang) ?? 0),
+        prepareLanguage(store, lang, { ...options, sanitize }, transformedElsewhere.get(lang) ?? 0),
       );
     }
     for (const lang of languages) {
@@ -231,6 +235,8 @@ interface PreparedLanguage {
   /** Public items with their transform output, read when the language was not quiet. */
   published: { pages: PublishedEntryRow[]; posts: PublishedEntryRow[] } | undefined;
   transformed: number;
+  /** Items moved to `/{type}/{id}/` that this build transformed (one warning each). */
+  moved?: string[];
   /** Digest of the language's public items and their site paths. */
   pathsDigest: string;
   /** Time spent so far, counted in the language's build time. */
@@ -238,7 +244,7 @@ interface PreparedLanguage {
 }
 
 /** Whether the cache says nothing of `lang` changed since its last complete build. */
-function isQuiet(store: Store, lang: string, state: SavedState | undefined): boolean {
+function isQuiet(store: Store, lang: string, state: SavedState | undefined, key: string): boolean {
   if (
     state === undefined ||
     state.manifestVersion !== MANIFEST_VERSION ||
@@ -246,7 +252,7 @@ function isQuiet(store: Store, lang: string, state: SavedState | undefined): boo
     state.sourcesAt === null ||
     state.pathsDigest === null ||
     state.writingSince !== null ||
-    state.transformVersion !== String(TRANSFORM_VERSION)
+    state.transformVersion !== key
   ) {
     return false;
   }
@@ -277,14 +283,15 @@ function homeUrlOf(store: Store, lang: string): string {
 function prepareLanguage(
   store: Store,
   lang: string,
-  options: RunBuildOptions,
+  options: RunBuildOptions & { sanitize: boolean },
   transformedElsewhere = 0,
 ): PreparedLanguage {
   const started = performance.now();
+  const key = transformKey({ sanitize: options.sanitize });
   const homeUrl = homeUrlOf(store, lang);
   const state = store.buildState.getState(lang);
   const pulled = options.pulledChanges?.get(lang);
-  if (!options.force && pulled === 0 && isQuiet(store, lang, state)) {
+  if (!options.force && pulled === 0 && isQuiet(store, lang, state, key)) {
     return {
       homeUrl,
       state,
@@ -310,6 +317,7 @@ function prepareLanguage(
   const transform = runTransform(store, {
     lang,
     homeUrl,
+    sanitize: options.sanitize,
     candidates: rows.map(({ type, row }) => ({
       type,
       id: row.id,
@@ -322,7 +330,7 @@ function prepareLanguage(
       .filter(
         ({ row }) =>
           row.sourceHash === row.contentHash &&
-          row.transformVersion === String(TRANSFORM_VERSION) &&
+          row.transformVersion === key &&
           storedHtmlFacts(row.meta) === undefined,
       )
       .map(({ type, row }) => ({ type, id: row.id })),
@@ -351,6 +359,7 @@ function prepareLanguage(
     previous,
     published,
     transformed: transform.transformed + transformedElsewhere,
+    moved: transform.moved,
     pathsDigest: digestOf([...transform.sitePaths].sort(([a], [b]) => (a < b ? -1 : 1))),
     seconds: (performance.now() - started) / 1000,
   };
@@ -420,6 +429,7 @@ async function buildLanguage(
       ? { publicUrl: publicUrlFor(settings.build.publicUrl, lang) }
       : {}),
     ...(prepared.published ? { published: prepared.published } : {}),
+    transformKey: transformKey(settings.transform),
   });
   const modelSeconds = (performance.now() - modelStarted) / 1000;
   const templatesDir = settings.templates;
@@ -438,7 +448,7 @@ async function buildLanguage(
     {
       siteDigest,
       sourcesAt: job.sourcesAt,
-      transformVersion: String(TRANSFORM_VERSION),
+      transformVersion: transformKey(settings.transform),
       pathsDigest: prepared.pathsDigest,
     },
     // What `get` read at the start: nothing else writes this language's record meanwhile.
@@ -450,6 +460,7 @@ async function buildLanguage(
       : `${lang}: ${report.written} written, ${report.unchanged} unchanged, ${report.removed} removed (${report.pages} pages)`,
   );
   return languageResult(report, prepared, modelSeconds, outDir, started, [
+    ...(prepared.moved ?? []),
     ...warnings,
     ...report.warnings,
   ]);

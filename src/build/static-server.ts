@@ -1,7 +1,8 @@
 /**
  * A small static file server for looking at built sites (`cms-mirror serve`) and for the
  * browser tests. It serves the whole output directory, so the language switcher between
- * sibling `pl/` and `es/` sites works. Loopback only by default; never serves outside `root`.
+ * sibling `pl/` and `es/` sites works. Loopback only by default; never serves outside `root`,
+ * not even through a symlink inside it.
  */
 import { createReadStream, promises as fs } from 'node:fs';
 import http from 'node:http';
@@ -36,7 +37,8 @@ export async function startStaticServer(
   root: string,
   options: { host?: string; port?: number } = {},
 ): Promise<StaticServer> {
-  const base = path.resolve(root);
+  // Symlinks are resolved before the "inside root" check, so the root is compared resolved too.
+  const base = await fs.realpath(path.resolve(root)).catch(() => path.resolve(root));
   const server = http.createServer((request, response) => {
     serve(base, request.url ?? '/', response).catch(() => {
       if (!response.headersSent) response.writeHead(500);
@@ -81,12 +83,19 @@ async function serve(base: string, rawUrl: string, response: http.ServerResponse
 async function existingFile(base: string, pathname: string): Promise<string | undefined> {
   if (pathname.includes('\0')) return undefined;
   const target = path.resolve(base, `.${pathname}`);
-  if (target !== base && !target.startsWith(`${base}${path.sep}`)) return undefined;
+  if (!isInside(base, target)) return undefined;
   for (const candidate of [target, path.join(target, 'index.html')]) {
-    const stat = await fs.stat(candidate).catch(() => undefined);
-    if (stat?.isFile()) return candidate;
+    // A symlink inside the output may point anywhere: serve only what resolves inside it.
+    const real = await fs.realpath(candidate).catch(() => undefined);
+    if (real === undefined || !isInside(base, real)) continue;
+    const stat = await fs.stat(real).catch(() => undefined);
+    if (stat?.isFile()) return real;
   }
   return undefined;
+}
+
+function isInside(base: string, target: string): boolean {
+  return target === base || target.startsWith(`${base}${path.sep}`);
 }
 
 function send(response: http.ServerResponse, status: number, file: string): void {

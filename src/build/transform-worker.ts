@@ -15,6 +15,7 @@ serveCalls(async (request: TransformRequest): Promise<number> => {
     return runTransform(store, {
       lang: request.lang,
       homeUrl: request.homeUrl,
+      sanitize: request.sanitize,
       // As the build does it: items linking to a page the last build wrote that is gone.
       ...(saved ? { previousFiles: Object.keys(saved.manifest.files) } : {}),
     }).transformed;

@@ -1,4 +1,6 @@
 #!/usr/bin/env node
-import { runCli } from './run-cli.js';
+import { endQuietlyOnClosedPipe, runCli } from './run-cli.js';
 
+endQuietlyOnClosedPipe(process.stdout, (code) => process.exit(code));
+endQuietlyOnClosedPipe(process.stderr, (code) => process.exit(code));
 process.exitCode = await runCli(process.argv.slice(2));

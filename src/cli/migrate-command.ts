@@ -21,6 +21,7 @@ interface MigrateFlags {
   authorMap?: string;
   onConflict: string;
   keepTerms?: boolean;
+  allowInsecureHttp?: boolean;
 }
 
 export function migrateCommand(io: CliIo): Command {
@@ -32,6 +33,10 @@ export function migrateCommand(io: CliIo): Command {
     .requiredOption('--from-lang <lang>', 'source language segment')
     .requiredOption('--to <url>', 'base URL of the target site')
     .requiredOption('--to-lang <lang>', 'target language segment')
+    .option(
+      '--allow-insecure-http',
+      'send credentials to an http: target that is not this machine (clear text)',
+    )
     .option('--pipeline <file>', 'pipeline file (HTTP settings, credential variable names)')
     .option('--author-map <pairs>', 'source:target author ids, e.g. 1:3,2:3')
     .option(
@@ -59,6 +64,7 @@ export function migrateCommand(io: CliIo): Command {
           ...(flags.pipeline ? { pipeline: flags.pipeline } : {}),
           site: flags.to,
           lang: flags.toLang,
+          ...(flags.allowInsecureHttp ? { allowInsecureHttp: true } : {}),
         },
         io.env,
         io.cwd,

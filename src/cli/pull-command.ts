@@ -18,6 +18,10 @@ export function pullCommand(io: CliIo): Command {
     .option('--site <url>', 'base URL of the site')
     .option('--lang <list>', 'languages, e.g. pl,es')
     .option('--cache <file>', 'SQLite cache')
+    .option(
+      '--allow-insecure-http',
+      'send credentials to an http: site that is not this machine (clear text)',
+    )
     .option('--backup', 'also mirror revisions and autosaves (needs credentials)')
     .option(
       '--full-sweep-every <n>',

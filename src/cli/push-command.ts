@@ -24,6 +24,10 @@ export function pushCommand(io: CliIo): Command {
     .option('--site <url>', 'base URL of the site')
     .option('--lang <list>', 'languages, e.g. pl,es')
     .option('--cache <file>', 'SQLite cache')
+    .option(
+      '--allow-insecure-http',
+      'send credentials to an http: site that is not this machine (clear text)',
+    )
     .option('--dir <dir>', 'checkout dir (default: the pipeline\'s push.dir, "content")')
     .option('--dry-run', 'validate and check for conflicts, send nothing')
     .option(

@@ -1,10 +1,10 @@
-import { CommanderError } from 'commander';
-import { isCmsMirrorError } from '../errors.js';
 import { buildProgram } from './program.js';
+import { describeFailure, failureJson, wantsJson } from './cli-errors.js';
 
 /**
  * The one top-level catch: user errors print one line and their exit code; anything else is a
- * bug and prints its stack with a request to report it.
+ * bug and prints its stack with a request to report it. With `--json`, stdout also gets one
+ * `{"error": {...}}` object (see cli-errors.ts).
  */
 export async function runCli(argv: string[], io: CliIo = defaultIo()): Promise<number> {
   const program = buildProgram(io);
@@ -12,7 +12,7 @@ export async function runCli(argv: string[], io: CliIo = defaultIo()): Promise<n
     await program.parseAsync(argv, { from: 'user' });
     return io.exitCode.value;
   } catch (error) {
-    return exitCodeFor(error, io);
+    return exitCodeFor(error, io, wantsJson(argv));
   }
 }
 
@@ -35,22 +35,30 @@ export function defaultIo(): CliIo {
   };
 }
 
-function exitCodeFor(error: unknown, io: CliIo): number {
-  if (error instanceof CommanderError) {
-    // Commander has already printed its message (or the help text).
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
-    if (error.code === 'commander.help') return 0;
-    return 2;
-  }
-  if (isCmsMirrorError(error) && error.isUserError) {
-    io.stderr.write(`cms-mirror: ${oneLine(error.message)}\n`);
-    return error.exitCode;
+function exitCodeFor(error: unknown, io: CliIo, json: boolean): number {
+  const failure = describeFailure(error);
+  if (failure.exit === 0) return 0;
+  if (json) io.stdout.write(failureJson(failure));
+  if (failure.printed) return failure.exit;
+  if (!failure.internal) {
+    io.stderr.write(`cms-mirror: ${failure.message}\n`);
+    return failure.exit;
   }
   const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
   io.stderr.write(`cms-mirror: internal error — please report it with the lines below\n${stack}\n`);
   return 1;
 }
 
-function oneLine(message: string): string {
-  return message.replace(/\s*\n\s*/g, ' ');
+/**
+ * `cms-mirror status | head -3`: once the reader has gone, there is nobody to tell anything;
+ * the command ends quietly with exit 0 instead of failing with EPIPE.
+ */
+export function endQuietlyOnClosedPipe(
+  stream: NodeJS.WritableStream,
+  exit: (code: number) => void,
+): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') exit(0);
+    else throw error;
+  });
 }

@@ -16,6 +16,10 @@ export function runCommand(io: CliIo): Command {
     .option('--site <url>', 'base URL of the site')
     .option('--lang <list>', 'languages, e.g. pl,es')
     .option('--cache <file>', 'SQLite cache')
+    .option(
+      '--allow-insecure-http',
+      'send credentials to an http: site that is not this machine (clear text)',
+    )
     .option('--out <dir>', 'output directory; each language goes to <dir>/<lang>/')
     .option('--templates <dir>', 'an Eleventy theme directory instead of the built-in one')
     .option('--backup', 'also mirror revisions and autosaves (needs credentials)')

@@ -15,6 +15,10 @@ export function verifyCommand(io: CliIo): Command {
     .option('--site <url>', 'base URL of the site')
     .option('--lang <list>', 'languages, e.g. pl,es')
     .option('--cache <file>', 'SQLite cache')
+    .option(
+      '--allow-insecure-http',
+      'send credentials to an http: site that is not this machine (clear text)',
+    )
     .option('--json', 'print one machine-readable report')
     .action(async (flags: VerifyFlags) => {
       const [{ resolveSettings }, { verify }] = await Promise.all([

@@ -21,6 +21,10 @@ export function watchCommand(io: CliIo): Command {
     .option('--site <url>', 'base URL of the site')
     .option('--lang <list>', 'languages, e.g. pl,es')
     .option('--cache <file>', 'SQLite cache')
+    .option(
+      '--allow-insecure-http',
+      'send credentials to an http: site that is not this machine (clear text)',
+    )
     .option('--dir <dir>', 'checkout dir (default: the pipeline\'s push.dir, "content")')
     .option('--out <dir>', 'output directory the rebuild writes; each language in <dir>/<lang>/')
     .option('--templates <dir>', 'theme dir to build with and watch (default: the built-in one)')

@@ -32,6 +32,7 @@ export type { BatchRequest, BatchResult, BatchSubResponse, BatchValidation } fro
 export { encodeQuery } from './query.js';
 export type { Query, QueryValue, QueryScalar } from './query.js';
 export { redactUrl } from './redact.js';
+export { checkCredentialTransport, isLoopbackHost } from './transport-guard.js';
 export { hasNextPage, parseLinkHeader } from './pagination.js';
 export { createRetryInterceptor, AttemptTimeoutError } from './retry-interceptor.js';
 export type {

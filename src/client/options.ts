@@ -1,5 +1,6 @@
 import { ConfigError } from '../errors.js';
 import { redactUrl } from './redact.js';
+import { checkCredentialTransport } from './transport-guard.js';
 
 /** Application-password credentials, sent as HTTP Basic. Never logged, never returned. */
 export interface Credentials {
@@ -38,6 +39,11 @@ export interface ClientOptions {
   readonly lang: string;
   /** Application-password credentials. @default undefined (anonymous) */
   readonly auth?: Credentials | undefined;
+  /**
+   * Send credentials to an `http:` site that is not loopback (see transport-guard.ts).
+   * @default false
+   */
+  readonly allowInsecure?: boolean | undefined;
   /** Requests in flight at once (also the number of kept-alive connections). @default 6 */
   readonly concurrency?: number;
   /** Request attempts started per second, retries included; 0 = unlimited. @default 20 */
@@ -137,6 +143,14 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
       }
       site = `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, '');
     }
+  }
+  // Before anything else is checked or any connection made: a refusal, not a typo.
+  if (site !== '') {
+    checkCredentialTransport({
+      site,
+      credentials: options.auth !== undefined,
+      allowInsecure: options.allowInsecure,
+    });
   }
 
   const lang = options.lang;

@@ -17,5 +17,6 @@ export function clientOptionsFor(
     retries: settings.http.retries,
     maxBodyBytes: settings.http.maxBodyBytes,
     retryAfterMaxMs: settings.http.retryAfterMaxMs,
+    allowInsecure: settings.http.allowInsecure,
   };
 }

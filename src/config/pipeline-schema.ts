@@ -43,6 +43,12 @@ export const httpSchema = z
       .min(1024)
       .max(2 ** 31)
       .optional(),
+    /**
+     * Send credentials to an `http:` site that is not on this machine (they travel in clear
+     * text). Also `--allow-insecure-http`. Optional in the type, like maxBodyBytes.
+     * @default false
+     */
+    allowInsecure: z.boolean().optional(),
   })
   .strict();
 
@@ -117,6 +123,17 @@ export const pipelineSchema = z
       })
       .strict()
       .default({ postsPerPage: 10 }),
+    transform: z
+      .object({
+        /**
+         * Remove executable content (scripts, event handlers, frames, forms, ...) from post
+         * and page bodies; false keeps them for sites that need their own scripts.
+         * @default true
+         */
+        sanitize: z.boolean().default(true),
+      })
+      .strict()
+      .default({ sanitize: true }),
     push: z
       .object({
         /** Where `checkout` writes one file per item. @default "content" */

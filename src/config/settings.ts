@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { checkCredentialTransport } from '../client/transport-guard.js';
 import { ConfigError } from '../errors.js';
 import { configErrorFromIssues, loadPipelineFile, resolveFromFile } from './load-pipeline.js';
 import { pipelineSchema, type HttpSettings, type PipelineFile } from './pipeline-schema.js';
@@ -30,6 +31,8 @@ export interface Settings {
   media: PipelineFile['media'];
   pull: PipelineFile['pull'];
   build: PipelineFile['build'];
+  /** Optional so that callers building settings by hand need not repeat the defaults. */
+  transform?: PipelineFile['transform'];
   push: PipelineFile['push'];
   credentials: Credentials | undefined;
   /** Names of the variables credentials come from, for messages (never the values). */
@@ -48,6 +51,8 @@ export interface CommonFlags {
   /** `pull.fullSweepEvery`. */
   fullSweepEvery?: number;
   translations?: string;
+  /** `--allow-insecure-http`: the same as `http.allowInsecure: true`. */
+  allowInsecureHttp?: boolean;
 }
 
 export type Translations = PipelineFile['translations'];
@@ -83,10 +88,11 @@ export function resolveSettings(
       fromFlagPath(flags.out) ?? fromFilePath(fromFile.output) ?? path.resolve(cwd, DEFAULT_OUTPUT),
     templates: fromFlagPath(flags.templates) ?? fromFilePath(fromFile.templates),
     backup: flags.backup ?? fromFile.backup,
-    http: fromFile.http,
+    http: flags.allowInsecureHttp ? { ...fromFile.http, allowInsecure: true } : fromFile.http,
     media: fromFile.media,
     pull: { fullSweepEvery: flags.fullSweepEvery ?? fromFile.pull.fullSweepEvery },
     build: fromFile.build,
+    transform: fromFile.transform,
     push: {
       ...fromFile.push,
       dir: resolveFromFile(file, fromFile.push.dir, cwd),
@@ -175,5 +181,19 @@ export function requireSite(settings: Settings): { site: string; languages: stri
       field: 'languages',
     });
   }
+  checkSettingsTransport(settings);
   return { site: settings.site, languages: settings.languages };
+}
+
+/**
+ * Refuses credentials over plain http to another machine before the command opens the cache
+ * or connects (the client checks again when it is made). Exit 2 naming both ways to opt in.
+ */
+export function checkSettingsTransport(settings: Settings): void {
+  if (settings.site === undefined) return;
+  checkCredentialTransport({
+    site: settings.site,
+    credentials: settings.credentials !== undefined,
+    allowInsecure: settings.http.allowInsecure,
+  });
 }

@@ -1,6 +1,6 @@
 import { verifyCredentials, type BatchValidation } from '../client/index.js';
 import { ConfigError, UsageError } from '../errors.js';
-import type { Settings } from '../config/settings.js';
+import { checkSettingsTransport, type Settings } from '../config/settings.js';
 import { openStore, type Store } from '../store/index.js';
 import type { CheckoutType } from './checkout-file.js';
 import { emptyPushSummary, pushEdits, type PushSummary } from './push.js';
@@ -143,6 +143,8 @@ export function requirePushCredentials(settings: Settings) {
       { field: settings.credentialNames.user },
     );
   }
+  // Before any edit is recorded or any connection made.
+  checkSettingsTransport(settings);
   return settings.credentials;
 }
 

@@ -8,6 +8,7 @@ import type { Migration } from './migration.js';
 import { MIGRATIONS } from './schema.js';
 import { runMigrations } from './migrate.js';
 import { toStoreError } from './store-errors.js';
+import { isUnwritableDir, openReadOnlySnapshot } from './read-only-copy.js';
 import { Store } from './store.js';
 
 /**
@@ -34,11 +35,21 @@ export function openStoreWith(
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
   checkFileSystem(path, readonly);
 
-  let db: Connection;
+  let db: Connection | undefined;
   try {
     db = new Database(path, { readonly, fileMustExist: readonly, timeout: busyTimeoutMs });
+    // A WAL cache on a read-only file system opens, then fails at the first read.
+    if (readonly) db.prepare('SELECT count(*) FROM sqlite_master').pluck().get();
   } catch (error) {
-    throw toStoreError(path, error, 'opening the cache');
+    db?.close();
+    if (!readonly || !isUnwritableDir(dirname(path))) {
+      throw toStoreError(path, error, 'opening the cache');
+    }
+    try {
+      db = openReadOnlySnapshot(path, busyTimeoutMs);
+    } catch (snapshotError) {
+      throw toStoreError(path, snapshotError, 'opening the cache');
+    }
   }
   try {
     // Read before writing anything: a file that is not SQLite, or is corrupt, fails here and

@@ -1,4 +1,4 @@
-export { TRANSFORM_VERSION } from './version.js';
+export { TRANSFORM_VERSION, transformKey, type TransformSettings } from './version.js';
 export {
   createHtmlProcessor,
   processHtml,

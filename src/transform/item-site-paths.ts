@@ -46,14 +46,17 @@ export function fallbackSitePath(type: string, id: number): string {
 export function assignSitePaths(
   candidates: Iterable<PathCandidate>,
   homeUrl: string,
+  /** Told of every item moved to `/{type}/{id}/` (for a warning). @default none */
+  onFallback?: (candidate: PathCandidate) => void,
 ): Map<string, string> {
   const assigned = new Map<string, string>();
+  // Compared as Windows and macOS file systems compare names: case-folded, NFC.
   const taken = new Set<string>(['/']);
   const deferred: PathCandidate[] = [];
   for (const candidate of candidates) {
     const path = candidate.link ? usablePath(candidate.link, homeUrl) : undefined;
-    if (path !== undefined && !taken.has(path)) {
-      taken.add(path);
+    if (path !== undefined && !taken.has(foldedPath(path))) {
+      taken.add(foldedPath(path));
       assigned.set(itemKey(candidate.type, candidate.id), path);
     } else {
       deferred.push(candidate);
@@ -62,7 +65,8 @@ export function assignSitePaths(
   // Fallbacks last, so a fallback never steals a path a later item owns by its URL.
   for (const candidate of deferred) {
     const path = fallbackSitePath(candidate.type, candidate.id);
-    taken.add(path);
+    taken.add(foldedPath(path));
+    onFallback?.(candidate);
     assigned.set(itemKey(candidate.type, candidate.id), path);
   }
   return assigned;
@@ -87,7 +91,13 @@ function usablePath(link: string, homeUrl: string): string | undefined {
   // refused by the build (a static server decodes it into a different path): fall back now.
   const segments = normalized.split('/').filter(Boolean).map(decodeSegment);
   if (
-    segments.some((segment) => segment === '.' || segment === '..' || UNSAFE_DECODED.test(segment))
+    segments.some(
+      (segment) =>
+        segment === '.' ||
+        segment === '..' ||
+        UNSAFE_DECODED.test(segment) ||
+        !isPortableName(segment),
+    )
   ) {
     return undefined;
   }
@@ -98,4 +108,31 @@ function usablePath(link: string, homeUrl: string): string | undefined {
     throw error;
   }
   return normalized;
+}
+
+/** Names Windows reserves for devices, with or without an extension (`CON`, `com1.txt`). */
+const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(?:\.|$)/i;
+/** Characters Windows refuses in a file name. */
+const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
+
+/**
+ * Whether a decoded segment can be a directory name on Windows, macOS and Linux alike: no
+ * device name, no trailing dot or space (Windows drops them, so `a.` and `a` collide), none of
+ * `<>:"|?*`. A site built on one system must copy to any other.
+ */
+function isPortableName(segment: string): boolean {
+  return (
+    !WINDOWS_DEVICE.test(segment) && !WINDOWS_FORBIDDEN.test(segment) && !/[. ]$/.test(segment)
+  );
+}
+
+/** A site path as a case-insensitive, normalising file system sees it. */
+function foldedPath(path: string): string {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // Left encoded: still compared case-folded.
+  }
+  return decoded.normalize('NFC').toLowerCase();
 }

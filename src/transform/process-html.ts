@@ -2,7 +2,7 @@
  * The transform processor: one unified pipeline, built once per language and reused for
  * every item (building a processor costs far more than running it on one item).
  *
- *   rehype-parse (fragment) → embeds → media → internal links → heading ids → safe URLs → rehype-stringify
+ *   rehype-parse (fragment) → sanitize body → embeds → media → internal links → heading ids → safe URLs → rehype-stringify
  *
  * Media runs before internal links so that a link to a mirrored file is rewritten (and
  * marked) before the link plugin would report it as a page the mirror does not have. Safe
@@ -19,6 +19,7 @@ import { rehypeHeadingIds } from './rehype-heading-ids.js';
 import { rehypeInternalLinks } from './rehype-internal-links.js';
 import { rehypeMedia } from './rehype-media.js';
 import { rehypeSafeUrls } from './rehype-safe-urls.js';
+import { rehypeSanitizeBody } from './rehype-sanitize-body.js';
 import type { UrlResolver } from './url-resolver.js';
 
 export interface HtmlProcessorOptions {
@@ -41,6 +42,11 @@ export interface HtmlProcessorOptions {
    * @default ''
    */
   readonly headingIdPrefix?: string;
+  /**
+   * Remove executable content from the body (see rehype-sanitize-body.ts).
+   * @default true
+   */
+  readonly sanitize?: boolean;
 }
 
 /** What changes from one item to the next. */
@@ -63,6 +69,10 @@ export interface ProcessedHtml {
 export function createHtmlProcessor(options: HtmlProcessorOptions) {
   return unified()
     .use(rehypeParse, { fragment: true })
+    .use(rehypeSanitizeBody, {
+      allowedIframeHosts: options.allowedIframeHosts ?? KNOWN_EMBED_HOSTS,
+      enabled: options.sanitize ?? true,
+    })
     .use(rehypeEmbeds, {
       resolveLink: options.resolveLink,
       allowedIframeHosts: options.allowedIframeHosts ?? KNOWN_EMBED_HOSTS,

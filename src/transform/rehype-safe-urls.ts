@@ -7,9 +7,9 @@
  * warning. `<base>` elements are removed too: they would re-point every relative link of the
  * static page at another host. Runs last, so nothing an earlier plugin wrote escapes it.
  *
- * It does not remove scripts or event handlers of the item's own content: that content is
- * the site's own and is mirrored as it is; oEmbed provider HTML, which is not, goes through
- * the stricter allow-list in `provider-html.ts`.
+ * Scripts, event handlers and the like in the item's own content are removed by
+ * rehype-sanitize-body.ts (unless `transform.sanitize: false`); oEmbed provider HTML goes
+ * through the stricter allow-list in `provider-html.ts`. This plugin runs either way.
  */
 import type { Element, Root } from 'hast';
 import type { VFile } from 'vfile';

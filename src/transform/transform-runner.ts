@@ -1,7 +1,7 @@
 /**
  * The transform stage as a thin shell around the pure processor: read the items whose output
  * is missing or stale, resolve links, media and embeds from what the cache already holds, and
- * store the result keyed by TRANSFORM_VERSION. Offline: everything it needs was fetched by
+ * store the result keyed by `transformKey` (the version and the settings that change output). Offline: everything it needs was fetched by
  * pull; what was not fetched stays a link card or a remote link, never a request.
  */
 import type { ItemType, Store, StoredItem } from '../store/index.js';
@@ -21,7 +21,7 @@ import { plainTextExcerpt } from './plain-excerpt.js';
 import { linksIntoFiles, removedPageFiles } from './removed-link-targets.js';
 import { shortLinkEntries } from './short-links.js';
 import { createUrlResolver } from './url-resolver.js';
-import { TRANSFORM_VERSION } from './version.js';
+import { transformKey } from './version.js';
 
 export interface TransformOptions {
   readonly lang: string;
@@ -50,6 +50,8 @@ export interface TransformOptions {
    * @default none
    */
   readonly refreshFacts?: Iterable<{ type: ItemType; id: number }>;
+  /** Remove executable content from bodies (pipeline `transform.sanitize`). @default true */
+  readonly sanitize?: boolean;
 }
 
 /** A public item as assigning site paths and finding stale outputs needs it. */
@@ -68,6 +70,11 @@ export interface TransformSummary {
   sitePaths: ReadonlyMap<string, string>;
   /** `itemKey` of every item whose stored output this run wrote (transformed or facts saved). */
   written: ReadonlySet<string>;
+  /**
+   * One line per item this run transformed that lives at `/{type}/{id}/` instead of its URL
+   * path (unsafe or unportable as a file name, or taken): said once, when it is transformed.
+   */
+  moved: string[];
 }
 
 /** Site paths of every public post and page of a language, pages first (they own short paths). */
@@ -102,9 +109,11 @@ export function mediaSitePaths(store: Store): Map<string, string> {
 export function runTransform(store: Store, options: TransformOptions): TransformSummary {
   const { lang, homeUrl } = options;
   const maxwidth = options.maxwidth ?? 600;
+  const key = transformKey({ sanitize: options.sanitize ?? true });
   // One pass over the public items: a run with nothing stale costs only this.
   const candidates = options.candidates ?? publicCandidates(store, lang);
-  const sitePaths = assignSitePaths(candidates, homeUrl);
+  const fellBack: PathCandidate[] = [];
+  const sitePaths = assignSitePaths(candidates, homeUrl, (candidate) => fellBack.push(candidate));
   // Only files an item could have owned: the build's own pages (home, listings, search) come
   // and go with the number of posts, and no item links to them through its site path.
   const removed = removedPageFiles(
@@ -119,7 +128,7 @@ export function runTransform(store: Store, options: TransformOptions): Transform
     if (
       path !== undefined &&
       previous?.sourceHash === candidate.contentHash &&
-      previous.transformVersion === String(TRANSFORM_VERSION) &&
+      previous.transformVersion === key &&
       linksIntoFiles(previous.html, path, removed)
     ) {
       const item = store.items.get(lang, candidate.type, candidate.id);
@@ -139,10 +148,17 @@ export function runTransform(store: Store, options: TransformOptions): Transform
         ...shortLinkEntries(candidates, (type, id) => sitePaths.get(itemKey(type, id)), homeUrl),
       ]),
       resolveMedia: createUrlResolver(mediaSitePaths(store)),
+      sanitize: options.sanitize ?? true,
     }));
 
   const written = new Set<string>();
-  const summary: TransformSummary = { transformed: 0, warnings: 0, sitePaths, written };
+  const summary: TransformSummary = {
+    transformed: 0,
+    warnings: 0,
+    sitePaths,
+    written,
+    moved: [],
+  };
   const batchSize = options.batchSize ?? 200;
   let pending: (() => void)[] = [];
   const flush = () => {
@@ -150,7 +166,7 @@ export function runTransform(store: Store, options: TransformOptions): Transform
     pending = [];
     store.transaction(() => writes.forEach((write) => write()));
   };
-  const stale = store.transformed.iterateStale(lang, String(TRANSFORM_VERSION), {
+  const stale = store.transformed.iterateStale(lang, key, {
     types: ['posts', 'pages'],
   });
   for (const item of chain(linkingToRemoved, stale)) {
@@ -166,7 +182,7 @@ export function runTransform(store: Store, options: TransformOptions): Transform
         lang,
         type: item.type,
         id: item.id,
-        transformVersion: String(TRANSFORM_VERSION),
+        transformVersion: key,
         sourceHash: item.contentHash,
         html: result.html,
         excerpt: result.excerpt,
@@ -191,6 +207,12 @@ export function runTransform(store: Store, options: TransformOptions): Transform
     if (pending.length >= batchSize) flush();
   }
   if (pending.length > 0) flush();
+  for (const candidate of fellBack) {
+    if (!written.has(itemKey(candidate.type, candidate.id))) continue;
+    summary.moved.push(
+      `${candidate.type} ${candidate.id} moved to ${sitePaths.get(itemKey(candidate.type, candidate.id)) ?? '?'}: its URL path ${candidate.link ?? '(none)'} cannot be a file name on every system, is reserved, or is taken by another item`,
+    );
+  }
   return summary;
 }
 

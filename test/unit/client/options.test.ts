@@ -52,14 +52,14 @@ describe('resolveClientOptions', () => {
   it('refuses unusable credentials without echoing the password', () => {
     expect(() =>
       resolveClientOptions({
-        site: 'http://h',
+        site: 'https://h',
         lang: 'pl',
         auth: { user: 'a:b', password: 'topsecret' },
       }),
     ).toThrow(/auth\.user/);
     try {
       resolveClientOptions({
-        site: 'http://h',
+        site: 'https://h',
         lang: 'pl',
         auth: { user: '', password: 'topsecret' },
       });

@@ -30,7 +30,9 @@ describe('pipelineText', () => {
       ...defaults.http,
       maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
       retryAfterMaxMs: 60_000,
+      allowInsecure: false,
     });
+    expect(settings.transform).toEqual(defaults.transform);
     expect(settings.media).toEqual(defaults.media);
     expect(settings.build).toEqual(defaults.build);
     expect(settings.push).toEqual({ ...defaults.push, dir: join(dir, 'content') });
@@ -48,14 +50,22 @@ describe('pipelineText', () => {
     );
     const shape = pipelineSchema.shape;
     for (const key of Object.keys(shape)) expect(written, key).toContain(key);
-    for (const section of ['auth', 'http', 'media', 'pull', 'build', 'push'] as const) {
+    for (const section of [
+      'auth',
+      'http',
+      'media',
+      'pull',
+      'build',
+      'transform',
+      'push',
+    ] as const) {
       const inner = (shape[section].unwrap() as unknown as { shape: Record<string, unknown> })
         .shape;
       for (const key of Object.keys(inner)) expect(written, `${section}.${key}`).toContain(key);
     }
     // Every leaf setting has a comment right above it that states its default.
     for (const { line, index } of keyLines) {
-      if (/^(auth|http|media|pull|build|push):$/.test(line.trim())) continue;
+      if (/^(auth|http|media|pull|build|transform|push):$/.test(line.trim())) continue;
       let above = index - 1;
       const comment: string[] = [];
       while (above >= 0 && /^\s*# /.test(lines[above]!) && !/^\s*# [a-z]+:/.test(lines[above]!)) {
