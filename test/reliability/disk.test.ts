@@ -93,14 +93,17 @@ describe('reliability: disk trouble under the cache', () => {
     );
   }
 
-  /** One clear line naming the file, no stack, a non-zero exit. */
+  /** One clear line naming the file, no stack, a non-zero exit; `--json` gets the error object. */
   function expectClearFailure(run: ChildResult, cache: string, reason: RegExp): void {
     expect(run.code, run.stderr).not.toBe(0);
     expect(run.signal).toBeNull();
     expect(run.stderr).toContain(cache);
     expect(run.stderr).toMatch(reason);
     expect(run.stderr).not.toMatch(/internal error|\n\s+at /);
-    expect(run.stdout).toBe('');
+    const printed = JSON.parse(run.stdout) as { error: { message: string; exit: number } };
+    expect(printed.error.exit).toBe(run.code);
+    expect(printed.error.message).toContain(cache);
+    expect(printed.error.message).toMatch(reason);
   }
 
   async function expectRecovers(cache: string): Promise<void> {

@@ -7,7 +7,7 @@ import { expectCacheEqualsSite } from '../helpers/reliability-compare.js';
 import { faultCounts, faultSpec, FAULT_HTTP } from '../helpers/reliability-faults.js';
 import { tempCache, type TempCache } from '../helpers/temp-cache.js';
 
-const SPEC = faultSpec(11);
+const SPEC = faultSpec(14); // a seed whose sequence meets every kind of fault in this pull
 
 describe('reliability: pull through every kind of fault', () => {
   let site: ReferenceSite;

@@ -194,11 +194,11 @@ describe('output paths from hostile media names, and symlinks', () => {
     const victim = join(outside, 'victim.html');
     writeFileSync(victim, 'precious');
     // A file symlink in place of the home page, and a directory symlink in place of the media dir.
-    const home = join(out, 'pl', 'index.html');
+    const home = join(out, 'es', 'index.html');
     const homeBefore = readFileSync(home);
     rmSync(home);
     symlinkSync(victim, home);
-    const mediaDir = join(out, 'es', 'media');
+    const mediaDir = join(out, 'pl', 'media');
     rmSync(mediaDir, { recursive: true });
     symlinkSync(outside, mediaDir, 'dir');
     const before = treeDigest(outside);
@@ -213,11 +213,12 @@ describe('output paths from hostile media names, and symlinks', () => {
     // The home page is a regular file again with the built content.
     expect(realpathSync(home)).toBe(home);
     expect(readFileSync(home)).toEqual(homeBefore);
-    // The es media dir leading outside is refused (exit 1) with one line naming it; pl was
-    // built before es was reached, its home page rewritten as a regular file.
+    // The pl media dir leading outside is refused (exit 1) with one line naming it; es was
+    // built before pl was reached (languages in code order), its home page rewritten as a
+    // regular file.
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(
-      `cms-mirror: The directory ${mediaDir} resolves outside ${join(out, 'es')}; nothing is written there.`,
+      `cms-mirror: The directory ${mediaDir} resolves outside ${join(out, 'pl')}; nothing is written there.`,
     );
   });
 });
