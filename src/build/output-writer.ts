@@ -38,7 +38,14 @@ export interface WriteResult {
   deferred: OutputSpec[];
 }
 
-/** Every file under `root`, relative with forward slashes; empty when `root` does not exist. */
+/** The temporary file of a replacing write (`{target}.{pid}.tmp`, in `writeOutputs`). */
+const LEFTOVER_TEMPORARY = /\.\d+\.tmp$/;
+
+/**
+ * Every file under `root`, relative with forward slashes; empty when `root` does not exist.
+ * Temporary files a killed build left between writing and renaming are removed, not listed:
+ * no later build would otherwise ever take them away.
+ */
 export function listOutputFiles(root: string): Set<string> {
   const files = new Set<string>();
   let entries: fs.Dirent[];
@@ -53,6 +60,10 @@ export function listOutputFiles(root: string): Set<string> {
     if (!entry.isFile()) continue;
     const parent =
       (entry as fs.Dirent & { parentPath?: string; path?: string }).parentPath ?? entry.path;
+    if (LEFTOVER_TEMPORARY.test(entry.name)) {
+      fs.rmSync(path.join(parent, entry.name), { force: true });
+      continue;
+    }
     files.add(path.relative(base, path.join(parent, entry.name)).split(path.sep).join('/'));
   }
   return files;

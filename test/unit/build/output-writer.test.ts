@@ -55,6 +55,14 @@ describe('writeOutputs', () => {
     expect(fs.existsSync(path.join(root, 'b'))).toBe(false);
   });
 
+  it('removes the temporary file a killed build left between writing and renaming', () => {
+    fs.mkdirSync(path.join(root, 'a'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'a', 'index.html'), 'A');
+    fs.writeFileSync(path.join(root, 'a', 'index.html.4242.tmp'), 'half');
+    expect([...listOutputFiles(root)]).toEqual(['a/index.html']);
+    expect(fs.readdirSync(path.join(root, 'a'))).toEqual(['index.html']);
+  });
+
   it('keeps a file whose input did not change without reading or writing it', () => {
     fs.mkdirSync(root, { recursive: true });
     fs.writeFileSync(path.join(root, 'x.html'), 'X');
