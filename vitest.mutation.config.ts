@@ -11,8 +11,9 @@ const unit = [
   'test/unit/store/**/*.test.ts',
   'test/unit/sync/**/*.test.ts',
   'test/unit/push/**/*.test.ts',
-  'test/unit/build/safe-output-path*.test.ts',
-  'test/unit/build/output-writer*.test.ts',
+  'test/unit/migrate/**/*.test.ts',
+  'test/unit/site/safe-output-path*.test.ts',
+  'test/unit/site/output-writer*.test.ts',
   'test/unit/transform/site-paths*.test.ts',
   'test/unit/transform/item-site-paths.test.ts',
 ];
@@ -20,7 +21,8 @@ const unit = [
 const integration = [
   'test/integration/sync/*.test.ts',
   'test/integration/push/*.test.ts',
-  'test/integration/build/hostile-paths.test.ts',
+  'test/integration/migrate/*.test.ts',
+  'test/integration/site/hostile-paths.test.ts',
 ];
 
 export default defineConfig({

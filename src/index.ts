@@ -19,10 +19,10 @@ export type {
   VerifyReport,
 } from './sync/index.js';
 
-export { runBuild } from './build/run-build.js';
-export type { BuildSummary, LanguageBuild, RunBuildOptions } from './build/run-build.js';
-export { startStaticServer } from './build/static-server.js';
-export type { StaticServer } from './build/static-server.js';
+export { runBuild } from './site/run-build.js';
+export type { BuildSummary, LanguageBuild, RunBuildOptions } from './site/run-build.js';
+export { startStaticServer } from './site/static-server.js';
+export type { StaticServer } from './site/static-server.js';
 
 export { checkout, runPush, migrate } from './push/index.js';
 export type {

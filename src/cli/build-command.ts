@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import type { CommonFlags } from '../config/settings.js';
-import type { BuildSummary } from '../build/run-build.js';
+import type { BuildSummary } from '../site/run-build.js';
 import type { CliIo } from './run-cli.js';
 
 interface BuildFlags extends CommonFlags {
@@ -30,7 +30,7 @@ export function buildCommand(io: CliIo): Command {
     .action(async (flags: BuildFlags) => {
       const [{ resolveSettings }, { runBuild }, { openStore }] = await Promise.all([
         import('../config/settings.js'),
-        import('../build/run-build.js'),
+        import('../site/run-build.js'),
         import('../store/index.js'),
       ]);
       const settings = resolveSettings(flags, io.env, io.cwd);

@@ -24,7 +24,7 @@ export function demoCommand(io: CliIo): Command {
       ] = await Promise.all([
         import('../config/settings.js'),
         import('../sync/index.js'),
-        import('../build/run-build.js'),
+        import('../site/run-build.js'),
         import('../store/index.js'),
         import('./progress.js'),
       ]);

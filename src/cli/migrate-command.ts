@@ -7,7 +7,7 @@ import {
   formatConflict,
   STOPPED_HINT,
   type ConflictPolicy,
-} from '../push/migrate-conflicts.js';
+} from '../migrate/conflicts.js';
 import type { CliIo } from './run-cli.js';
 
 interface MigrateFlags {

@@ -44,7 +44,7 @@ export function runCommand(io: CliIo): Command {
           import('./progress.js'),
         ]);
       // The build's modules load while the pull waits for the site.
-      const buildModule = import('../build/run-build.js');
+      const buildModule = import('../site/run-build.js');
       buildModule.catch(() => undefined);
       const settings = resolveSettings(flags, io.env, io.cwd);
       const progress = createProgressReporter(io.stderr);

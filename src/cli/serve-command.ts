@@ -18,7 +18,7 @@ export function serveCommand(io: CliIo): Command {
     .action(async (flags: ServeFlags) => {
       const [{ resolveSettings }, { startStaticServer }] = await Promise.all([
         import('../config/settings.js'),
-        import('../build/static-server.js'),
+        import('../site/static-server.js'),
       ]);
       const settings = resolveSettings(flags, io.env, io.cwd);
       const server = await startStaticServer(settings.output, {

@@ -1,10 +1,10 @@
 export { openStore, openStoreWith } from './open-store.js';
 export { Store } from './store.js';
 export type { StoreOptions } from './store-options.js';
-export { MIGRATIONS, SCHEMA_VERSION, APPLICATION_ID } from './schema.js';
-export type { Migration } from './migration.js';
-export { runMigrations } from './migrate.js';
-export type { MigrationReport } from './migrate.js';
+export { SCHEMA_UPGRADES, SCHEMA_VERSION, APPLICATION_ID } from './schema.js';
+export type { SchemaUpgrade } from './schema-step.js';
+export { runSchemaUpgrades } from './schema-upgrade.js';
+export type { SchemaUpgradeReport } from './schema-upgrade.js';
 export type { BackupResult } from './backup.js';
 export { canonicalJson, contentHash, sha256Hex } from './canonical-json.js';
 export { deriveItemColumns } from './item-columns.js';

@@ -4,9 +4,9 @@ import Database from 'better-sqlite3';
 import type { Database as Connection } from 'better-sqlite3';
 import { StoreError } from '../errors.js';
 import type { StoreOptions } from './store-options.js';
-import type { Migration } from './migration.js';
-import { MIGRATIONS } from './schema.js';
-import { runMigrations } from './migrate.js';
+import type { SchemaUpgrade } from './schema-step.js';
+import { SCHEMA_UPGRADES } from './schema.js';
+import { runSchemaUpgrades } from './schema-upgrade.js';
 import { toStoreError } from './store-errors.js';
 import { isUnwritableDir, openReadOnlySnapshot } from './read-only-copy.js';
 import { Store } from './store.js';
@@ -18,17 +18,17 @@ import { Store } from './store.js';
  * not a cms-mirror cache, or is corrupt, is never written to.
  */
 export function openStore(file: string, options: StoreOptions = {}): Store {
-  return openStoreWith(file, options, MIGRATIONS);
+  return openStoreWith(file, options, SCHEMA_UPGRADES);
 }
 
 /**
- * `openStore` with an explicit list of migrations. For tests that need a cache at an older
+ * `openStore` with an explicit list of upgrades. For tests that need a cache at an older
  * version (open with the first N steps, then with all of them).
  */
 export function openStoreWith(
   file: string,
   options: StoreOptions,
-  migrations: readonly Migration[],
+  upgrades: readonly SchemaUpgrade[],
 ): Store {
   const path = resolve(file);
   const readonly = options.readonly ?? false;
@@ -59,7 +59,7 @@ export function openStoreWith(
     // 32 MiB of page cache (the default is 2 MiB): index pages of a 10^5-item cache stay in
     // memory during a pull.
     db.pragma('cache_size = -32768');
-    const migration = runMigrations(db, path, migrations, { readonly });
+    const upgrade = runSchemaUpgrades(db, path, upgrades, { readonly });
     if (!readonly) {
       // WAL: readers (build, status, backup) never block the writer (pull) and vice versa.
       const mode = db.pragma('journal_mode = WAL', { simple: true });
@@ -73,7 +73,11 @@ export function openStoreWith(
       // which the next pull fetches again.
       db.pragma('synchronous = NORMAL');
     }
-    return new Store(db, path, { readonly, now: options.now ?? (() => new Date()), migration });
+    return new Store(db, path, {
+      readonly,
+      now: options.now ?? (() => new Date()),
+      schemaUpgrade: upgrade,
+    });
   } catch (error) {
     db.close();
     throw toStoreError(path, error, 'opening the cache');

@@ -1,31 +1,31 @@
-import type { Migration } from './migration.js';
-import { migration001 } from './migrations/001-initial.js';
-import { migration002 } from './migrations/002-build-outputs.js';
-import { migration003 } from './migrations/003-sync-queue.js';
-import { migration004 } from './migrations/004-build-state.js';
-import { migration005 } from './migrations/005-build-sources.js';
-import { migration006 } from './migrations/006-live-items-index.js';
-import { migration007 } from './migrations/007-children-queue.js';
-import { migration008 } from './migrations/008-live-hashes-index.js';
-import { migration009 } from './migrations/009-public-entries.js';
-import { migration010 } from './migrations/010-unlisted-items.js';
+import type { SchemaUpgrade } from './schema-step.js';
+import { upgrade001 } from './schema-upgrades/001-initial.js';
+import { upgrade002 } from './schema-upgrades/002-build-outputs.js';
+import { upgrade003 } from './schema-upgrades/003-sync-queue.js';
+import { upgrade004 } from './schema-upgrades/004-build-state.js';
+import { upgrade005 } from './schema-upgrades/005-build-sources.js';
+import { upgrade006 } from './schema-upgrades/006-live-items-index.js';
+import { upgrade007 } from './schema-upgrades/007-children-queue.js';
+import { upgrade008 } from './schema-upgrades/008-live-hashes-index.js';
+import { upgrade009 } from './schema-upgrades/009-public-entries.js';
+import { upgrade010 } from './schema-upgrades/010-unlisted-items.js';
 
 /** Every schema step, in order. Append new steps; never edit a released one. */
-export const MIGRATIONS: readonly Migration[] = [
-  migration001,
-  migration002,
-  migration003,
-  migration004,
-  migration005,
-  migration006,
-  migration007,
-  migration008,
-  migration009,
-  migration010,
+export const SCHEMA_UPGRADES: readonly SchemaUpgrade[] = [
+  upgrade001,
+  upgrade002,
+  upgrade003,
+  upgrade004,
+  upgrade005,
+  upgrade006,
+  upgrade007,
+  upgrade008,
+  upgrade009,
+  upgrade010,
 ];
 
 /** The schema version this code writes; `PRAGMA user_version` of an up-to-date cache. */
-export const SCHEMA_VERSION: number = MIGRATIONS.length;
+export const SCHEMA_VERSION: number = SCHEMA_UPGRADES.length;
 
 /**
  * `PRAGMA application_id` of a cms-mirror cache ("CMSM"): tells our file apart from any

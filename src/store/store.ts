@@ -18,7 +18,7 @@ import { SyncQueueRepo } from './sync-queue-repo.js';
 import { BuildStateRepo } from './build-state-repo.js';
 import type { BackupResult } from './backup.js';
 import { backupDatabase } from './backup.js';
-import type { MigrationReport } from './migrate.js';
+import type { SchemaUpgradeReport } from './schema-upgrade.js';
 
 /**
  * An open cache: one SQLite connection and one repository per table. Obtain it with
@@ -30,7 +30,7 @@ export class Store {
   readonly file: string;
   readonly readonly: boolean;
   /** Schema versions before and after opening (`from < to` means it was upgraded). */
-  readonly migration: MigrationReport;
+  readonly schemaUpgrade: SchemaUpgradeReport;
 
   readonly items: ItemsRepo;
   readonly revisions: RevisionsRepo;
@@ -56,11 +56,11 @@ export class Store {
   constructor(
     db: Database,
     file: string,
-    options: { readonly: boolean; now: () => Date; migration: MigrationReport },
+    options: { readonly: boolean; now: () => Date; schemaUpgrade: SchemaUpgradeReport },
   ) {
     this.file = file;
     this.readonly = options.readonly;
-    this.migration = options.migration;
+    this.schemaUpgrade = options.schemaUpgrade;
     this.#ctx = new StoreContext(db, file, options.now, options.readonly);
     this.items = new ItemsRepo(this.#ctx);
     this.revisions = new RevisionsRepo(this.#ctx, 'revisions');

@@ -1,5 +1,5 @@
-import type { BuildWorkers } from '../build/build-workers.js';
-import { runBuild } from '../build/run-build.js';
+import type { BuildWorkers } from '../site/build-workers.js';
+import { runBuild } from '../site/run-build.js';
 import type { Settings } from '../config/settings.js';
 import { openStore } from '../store/index.js';
 import { pull, type PullCounters } from '../sync/index.js';
@@ -51,7 +51,7 @@ export function pullHook(settings: Settings): PullHook {
 }
 
 /**
- * An incremental build of the output (`runBuild` of src/build), one line per language.
+ * An incremental build of the output (`runBuild` of src/site), one line per language.
  * `workers` gives the session's kept workers (see `keptBuildWorkers`); without it each build
  * starts and stops its own.
  */

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { watch as chokidarWatch, type FSWatcher } from 'chokidar';
-import { keptBuildWorkers } from '../build/build-workers.js';
-import { defaultTemplatesDir } from '../build/templates-dir.js';
+import { keptBuildWorkers } from '../site/build-workers.js';
+import { defaultTemplatesDir } from '../site/templates-dir.js';
 import type { Settings } from '../config/settings.js';
 import { CmsMirrorError, InputError } from '../errors.js';
 import { locateCheckoutFile, recordFileEdits, runPush, type RunPushReport } from '../push/index.js';

@@ -9,9 +9,9 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildSite, canSkipBuild, type BuildReport } from '../../src/build/build-site.js';
-import { startBuildWorkers } from '../../src/build/build-workers.js';
-import type { MediaFile, PageEntry, PostEntry, SiteModel } from '../../src/build/site-model.js';
+import { buildSite, canSkipBuild, type BuildReport } from '../../src/site/build-site.js';
+import { startBuildWorkers } from '../../src/site/build-workers.js';
+import type { MediaFile, PageEntry, PostEntry, SiteModel } from '../../src/site/site-model.js';
 import { relativeSitePath } from '../../src/transform/site-paths.js';
 
 const POSTS = Number(process.argv[2] ?? 10_000);

@@ -8,7 +8,7 @@
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStaticServer, type StaticServer } from '../../src/build/static-server.js';
+import { startStaticServer, type StaticServer } from '../../src/site/static-server.js';
 import { startMirror, type Mirror } from '../helpers/e2e-site.js';
 import { findChromium } from '../helpers/find-browser.js';
 

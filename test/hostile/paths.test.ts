@@ -8,7 +8,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStaticServer, type StaticServer } from '../../src/build/static-server.js';
+import { startStaticServer, type StaticServer } from '../../src/site/static-server.js';
 import { assignSitePaths } from '../../src/transform/item-site-paths.js';
 
 const SECRET = 'TOP-SECRET-OUTSIDE-THE-OUTPUT';

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { runBuild } from '../../../src/build/run-build.js';
+import { runBuild } from '../../../src/site/run-build.js';
 import { resolveSettings, type Settings } from '../../../src/config/settings.js';
 import { checkout } from '../../../src/push/index.js';
 import { startReferenceSite, type ReferenceSite } from '../../../src/reference/index.js';

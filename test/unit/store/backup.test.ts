@@ -66,7 +66,7 @@ describe('store.backupTo', () => {
 
     const copy = openStore(target, { readonly: true });
     try {
-      expect(copy.migration.to).toBe(SCHEMA_VERSION);
+      expect(copy.schemaUpgrade.to).toBe(SCHEMA_VERSION);
       expect(copy.checkIntegrity()).toEqual([]);
       const count = copy.items.count('pl', 'posts');
       expect(count).toBeGreaterThanOrEqual(2000);

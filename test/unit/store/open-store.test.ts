@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StoreError } from '../../../src/errors.js';
-import type { Migration } from '../../../src/store/index.js';
+import type { SchemaUpgrade } from '../../../src/store/index.js';
 import {
   APPLICATION_ID,
-  MIGRATIONS,
+  SCHEMA_UPGRADES,
   SCHEMA_VERSION,
   openStore,
   openStoreWith,
@@ -60,7 +60,7 @@ describe('openStore', () => {
   it('creates a new cache (and its directory) at the current schema version, in WAL mode', () => {
     const file = join(temp.dir, 'nested', 'deeper', 'cache.sqlite');
     const store = openStore(file);
-    expect(store.migration).toEqual({ from: 0, to: SCHEMA_VERSION });
+    expect(store.schemaUpgrade).toEqual({ from: 0, to: SCHEMA_VERSION });
     store.close();
 
     const db = new Database(file, { readonly: true });
@@ -104,13 +104,13 @@ describe('openStore', () => {
     first.items.upsertPage('pl', 'posts', [post(1)]);
     first.close();
     const second = openStore(temp.file);
-    expect(second.migration).toEqual({ from: SCHEMA_VERSION, to: SCHEMA_VERSION });
+    expect(second.schemaUpgrade).toEqual({ from: SCHEMA_VERSION, to: SCHEMA_VERSION });
     expect(second.items.get('pl', 'posts', 1)?.slug).toBe('post-1');
     second.close();
   });
 
   it('upgrades a version-6 cache: queued work kept, children of moved pages queued, stale items indexed', () => {
-    const v6 = openStoreWith(temp.file, {}, MIGRATIONS.slice(0, 6));
+    const v6 = openStoreWith(temp.file, {}, SCHEMA_UPGRADES.slice(0, 6));
     v6.items.upsertPage('pl', 'posts', [post(7)]);
     v6.syncQueue.add('pl', 'assets', 'posts', [7]);
     v6.syncQueue.add('pl', 'revisions', 'posts', [7]);
@@ -118,7 +118,7 @@ describe('openStore', () => {
     v6.close();
 
     const store = openStore(temp.file);
-    expect(store.migration).toEqual({ from: 6, to: SCHEMA_VERSION });
+    expect(store.schemaUpgrade).toEqual({ from: 6, to: SCHEMA_VERSION });
     expect(store.syncQueue.next('pl', 'assets', 'posts', 0, 10)).toEqual([7]);
     expect(store.syncQueue.next('pl', 'revisions', 'posts', 0, 10)).toEqual([7]);
     store.syncQueue.add('pl', 'children', 'pages', [3]);
@@ -130,13 +130,13 @@ describe('openStore', () => {
   });
 
   it('upgrades a version-1 cache to the current version, keeping its data', () => {
-    const v1 = openStoreWith(temp.file, {}, MIGRATIONS.slice(0, 1));
+    const v1 = openStoreWith(temp.file, {}, SCHEMA_UPGRADES.slice(0, 1));
     v1.items.upsertPage('pl', 'posts', [post(7)]);
     v1.close();
     expect(tables(temp.file)).not.toContain('build_outputs');
 
     const store = openStore(temp.file);
-    expect(store.migration).toEqual({ from: 1, to: SCHEMA_VERSION });
+    expect(store.schemaUpgrade).toEqual({ from: 1, to: SCHEMA_VERSION });
     expect(store.items.get('pl', 'posts', 7)?.title).toBe('Post 7');
     store.buildOutputs.replace('pl', [{ path: 'index.html', hash: 'a'.repeat(64), bytes: 10 }]);
     expect(store.buildOutputs.list('pl').map((entry) => entry.path)).toEqual(['index.html']);
@@ -144,7 +144,7 @@ describe('openStore', () => {
   });
 
   it('rolls back a failing migration step entirely and keeps the previous version', () => {
-    const broken: Migration = {
+    const broken: SchemaUpgrade = {
       version: SCHEMA_VERSION + 1,
       description: 'broken step',
       up(db) {
@@ -153,12 +153,12 @@ describe('openStore', () => {
       },
     };
     openStore(temp.file).close();
-    expect(() => openStoreWith(temp.file, {}, [...MIGRATIONS, broken])).toThrow(
+    expect(() => openStoreWith(temp.file, {}, [...SCHEMA_UPGRADES, broken])).toThrow(
       /migration .* \(broken step\) failed/,
     );
     expect(tables(temp.file)).not.toContain('half_done');
     const store = openStore(temp.file);
-    expect(store.migration.from).toBe(SCHEMA_VERSION);
+    expect(store.schemaUpgrade.from).toBe(SCHEMA_VERSION);
     store.close();
   });
 
@@ -244,7 +244,7 @@ describe('openStore with readonly', () => {
   });
 
   it('refuses to open an older cache read-only (it would need an upgrade)', () => {
-    openStoreWith(temp.file, {}, MIGRATIONS.slice(0, 1)).close();
+    openStoreWith(temp.file, {}, SCHEMA_UPGRADES.slice(0, 1)).close();
     const error = catchError(() => openStore(temp.file, { readonly: true }));
     expectStoreError(error, temp.file, /needs an upgrade/);
   });

@@ -5,7 +5,7 @@
  * the general route, and must give exactly the same answer.
  */
 import { describe, expect, it } from 'vitest';
-import { checkSitePath } from '../../../src/build/safe-output-path.js';
+import { checkSitePath } from '../../../src/site/safe-output-path.js';
 import {
   isPlainSitePath,
   normalizeSitePath,

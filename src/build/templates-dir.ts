@@ -1,9 +1,0 @@
-import { fileURLToPath } from 'node:url';
-
-/**
- * The package's default theme. This module sits one level below the package root both as
- * source (`src/build/`) and compiled (`dist/build/`), so `../../templates/` is the theme.
- */
-export function defaultTemplatesDir(): string {
-  return fileURLToPath(new URL('../../templates/', import.meta.url));
-}

@@ -1,0 +1,116 @@
+/**
+ * The build's worker threads: a build through them writes the same bytes as one on the calling
+ * thread, a broken theme still fails with `E_INPUT` naming the templates directory (the error
+ * crosses the thread boundary as its own class), and closing them leaves no Pagefind process
+ * behind, not even an exited one waiting to be collected (a long `watch` builds many times).
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildSite } from '../../../src/site/build-site.js';
+import {
+  keptBuildWorkers,
+  startBuildWorkers,
+  type BuildWorkers,
+} from '../../../src/site/build-workers.js';
+import { InputError } from '../../../src/errors.js';
+import { walkFiles } from '../../helpers/link-check.js';
+import { fixtureModel } from './fixture-model.js';
+
+let tmp: string;
+let workers: BuildWorkers | undefined;
+
+beforeEach(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-workers-'));
+});
+afterEach(async () => {
+  await workers?.close();
+  workers = undefined;
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+/** Pagefind processes that are children of this process: pid and state (`Z`: exited). */
+function pagefindChildren(): string[] {
+  const out = execFileSync('ps', ['-o', 'pid=,stat=,comm=', '--ppid', String(process.pid)], {
+    encoding: 'utf8',
+  });
+  return out
+    .split('\n')
+    .filter((line) => line.includes('pagefind'))
+    .map((line) => line.trim().split(/\s+/).slice(0, 2).join(' '));
+}
+
+describe('build workers', () => {
+  it('write byte for byte what a build on this thread writes, search index included', async () => {
+    // Enough posts for two search bundles, so that both search workers index one.
+    const model = fixtureModel({ posts: 30 });
+    const here = path.join(tmp, 'here');
+    const there = path.join(tmp, 'there');
+    await buildSite(model, { outDir: here, searchDocsPerShard: 10 });
+    workers = startBuildWorkers();
+    const report = await buildSite(model, { outDir: there, searchDocsPerShard: 10, workers });
+    expect(report.rendered).toBeGreaterThan(30);
+    const files = walkFiles(here).sort();
+    expect(files.filter((file) => file.startsWith('pagefind/s1/')).length).toBeGreaterThan(0);
+    expect(walkFiles(there).sort()).toEqual(files);
+    const differing = files.filter(
+      (file) =>
+        !fs.readFileSync(path.join(here, file)).equals(fs.readFileSync(path.join(there, file))),
+    );
+    expect(differing).toEqual([]);
+  });
+
+  it('fail with E_INPUT naming the templates directory when the theme is broken', async () => {
+    const templatesDir = path.join(tmp, 'theme');
+    fs.cpSync(path.resolve('templates'), templatesDir, { recursive: true });
+    fs.writeFileSync(path.join(templatesDir, 'broken.njk'), '{% if %}');
+    workers = startBuildWorkers();
+    const failure = await buildSite(fixtureModel({ posts: 2 }), {
+      outDir: path.join(tmp, 'out'),
+      templatesDir,
+      workers,
+    }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(InputError);
+    expect(failure).toMatchObject({ code: 'E_INPUT', file: templatesDir, exitCode: 2 });
+    expect((failure as Error).message).toContain(templatesDir);
+  });
+
+  it('leave no Pagefind process behind once closed', async () => {
+    // A build on this thread keeps its one Pagefind process for the life of the process.
+    const before = pagefindChildren();
+    for (let round = 0; round < 2; round++) {
+      const started = startBuildWorkers();
+      await buildSite(fixtureModel({ posts: 20 }), {
+        outDir: path.join(tmp, `out-${round}`),
+        searchDocsPerShard: 10,
+        workers: started,
+      });
+      await started.close();
+    }
+    expect(pagefindChildren()).toEqual(before);
+  });
+
+  it('kept for a session: builds share them, a fresh set every few builds, none left once closed', async () => {
+    const before = pagefindChildren();
+    const kept = keptBuildWorkers(2);
+    const taken: BuildWorkers[] = [];
+    for (let round = 0; round < 3; round++) {
+      const lent = kept.take();
+      taken.push(lent);
+      await buildSite(fixtureModel({ posts: 20 }), {
+        outDir: path.join(tmp, `out-${round}`),
+        searchDocsPerShard: 10,
+        workers: lent,
+      });
+      // A build closes what it was given; a kept set stays up for the next build.
+      await lent.close();
+    }
+    expect(taken[1]?.render).toBe(taken[0]?.render);
+    expect(taken[2]?.render).not.toBe(taken[0]?.render);
+    expect(walkFiles(path.join(tmp, 'out-2'))).toEqual(walkFiles(path.join(tmp, 'out-0')));
+    await kept.close();
+    expect(pagefindChildren()).toEqual(before);
+  });
+});

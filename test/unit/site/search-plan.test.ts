@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { planSearch, shardCount, shardOf, type SearchDoc } from '../../../src/site/search-plan.js';
+
+function docs(count: number): SearchDoc[] {
+  return Array.from({ length: count }, (_, index) => ({
+    key: `post:${index}`,
+    url: `/p/${index}/`,
+    title: `Post ${index}`,
+    html: '<p>x</p>',
+    digest: `d${index}`,
+  }));
+}
+
+describe('search bundles', () => {
+  it('uses the smallest power of two of bundles that holds the documents, capped', () => {
+    expect(shardCount(0, 1000)).toBe(0);
+    expect(shardCount(1, 1000)).toBe(1);
+    expect(shardCount(1000, 1000)).toBe(1);
+    expect(shardCount(1001, 1000)).toBe(2);
+    expect(shardCount(10_000, 1000)).toBe(16);
+    expect(shardCount(10_000_000, 1000)).toBe(32);
+  });
+
+  it('keeps a document in its bundle and spreads documents evenly', () => {
+    expect(shardOf('post:42', 16)).toBe(shardOf('post:42', 16));
+    const plan = planSearch(docs(8000), { lang: 'pl' });
+    const sizes = plan.shards.map((shard) => shard.docs.length);
+    expect(sizes).toHaveLength(8);
+    expect(sizes.reduce((a, b) => a + b)).toBe(8000);
+    expect(Math.min(...sizes)).toBeGreaterThan(800);
+    expect(Math.max(...sizes)).toBeLessThan(1200);
+    expect(plan.shards.map((shard) => shard.dir)).toEqual(
+      Array.from({ length: 8 }, (_, i) => `pagefind/s${i}`),
+    );
+  });
+
+  it('changes the digest of exactly the bundle whose document changed', () => {
+    const before = planSearch(docs(3000), { lang: 'pl' });
+    const changed = docs(3000);
+    changed[1234]!.digest = 'edited';
+    const after = planSearch(changed, { lang: 'pl' });
+    const differing = after.shards.filter(
+      (shard, index) => shard.digest !== before.shards[index]?.digest,
+    );
+    expect(differing).toHaveLength(1);
+    expect(differing[0]?.docs.some((doc) => doc.key === 'post:1234')).toBe(true);
+  });
+
+  it('has no bundle for no documents', () => {
+    expect(planSearch([], { lang: 'pl' }).shards).toEqual([]);
+  });
+});
