@@ -28,4 +28,53 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    // Small modules and short functions (raw lines, comments included): a function that is a
+    // whole phase, or a file that holds several jobs, is split by what it does.
+    files: ['src/**/*.ts'],
+    rules: {
+      'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: false, skipComments: false }],
+    },
+  },
+  {
+    // Data tables: the reference site's item schemas and the first schema upgrade's DDL.
+    files: ['src/reference/item-schema.ts', 'src/store/schema-upgrades/001-initial.ts'],
+    rules: { 'max-lines': 'off', 'max-lines-per-function': 'off' },
+  },
+  {
+    // Debts being paid (issue "The house"): remove a file from this list once it is split.
+    files: [
+      'src/client/cms-client.ts',
+      'src/client/options.ts',
+      'src/client/retry-interceptor.ts',
+      'src/config/pipeline-writer.ts',
+      'src/migrate/migrate.ts',
+      'src/push/push.ts',
+      'src/push/run-push.ts',
+      'src/reference/control.ts',
+      'src/reference/dispatch.ts',
+      'src/reference/handlers/items.ts',
+      'src/reference/handlers/seo.ts',
+      'src/reference/http-server.ts',
+      'src/reference/items-write.ts',
+      'src/reference/list-args.ts',
+      'src/reference/query-items.ts',
+      'src/reference/route-table.ts',
+      'src/reference/seed.ts',
+      'src/reference/start-reference-site.ts',
+      'src/reference/validate-args.ts',
+      'src/site/build-site.ts',
+      'src/site/eleventy-renderer.ts',
+      'src/site/model-from-store.ts',
+      'src/site/output-writer.ts',
+      'src/site/run-build.ts',
+      'src/site/site-plan.ts',
+      'src/store/items-repo.ts',
+      'src/sync/collection-sync.ts',
+      'src/transform/transform-runner.ts',
+      'src/watch/watch.ts',
+    ],
+    rules: { 'max-lines': 'off', 'max-lines-per-function': 'off' },
+  },
 );

@@ -13,13 +13,7 @@ import {
   type PlanStep,
   type SourceItem,
 } from './planner.js';
-import {
-  mediaFields,
-  mediaFileName,
-  mediaUrlPairs,
-  postBody,
-  type RemapContext,
-} from './remap.js';
+import { mediaFields, mediaFileName, mediaUrlPairs, postBody, type RemapContext } from './remap.js';
 import { relinkUpdates, unmatchedWarnings, type CreatedItem } from './relink.js';
 import type { ConflictPolicy, MigrateConflict } from './conflicts.js';
 import {
