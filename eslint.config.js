@@ -29,6 +29,19 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware rules for the bugs that bite here: a promise nobody awaits loses its error
+    // (and, in a writer, the ordering), and an async callback where a void one is expected
+    // (an event handler, forEach) throws into nowhere.
+    files: ['src/**/*.ts', 'test/**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
     // Small modules and short functions (raw lines, comments included): a function that is a
     // whole phase, or a file that holds several jobs, is split by what it does.
     files: ['src/**/*.ts'],
