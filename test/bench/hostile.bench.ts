@@ -13,14 +13,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCliCaptured } from '../helpers/run-cli.js';
 import { tempCache } from '../helpers/temp-cache.js';
-import { CASES as FAULTS } from '../hostile/faults-cases.js';
+import { CASES as FAULTS } from '../helpers/hostile/faults-cases.js';
 import {
   startHostileServer,
   type HostileServer,
   type Scenario,
-} from '../hostile/hostile-server.js';
-import { CASES as BODIES } from '../hostile/protocol-body-cases.js';
-import { BULK_SECOND, CASES as CRAWLS } from '../hostile/protocol-crawl-cases.js';
+} from '../helpers/hostile/hostile-server.js';
+import { CASES as BODIES } from '../helpers/hostile/protocol-body-cases.js';
+import { BULK_SECOND, CASES as CRAWLS } from '../helpers/hostile/protocol-crawl-cases.js';
 
 interface Measure {
   readonly code: number;

@@ -11,7 +11,7 @@ import { resolveSettings } from '../../src/config/settings.js';
 import { checkout, migrate, runPush } from '../../src/push/index.js';
 import { openStore } from '../../src/store/index.js';
 import { tempCache } from '../helpers/temp-cache.js';
-import { mirrorLanguage } from '../integration/push/site-fixture.js';
+import { mirrorLanguage } from '../helpers/push-site-fixture.js';
 
 async function benchPush(edits: number): Promise<void> {
   const site = await startReferenceSite({ posts: edits, pages: 0, media: 0, languages: ['pl'] });

@@ -9,11 +9,11 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHtmlProcessor, processHtml } from '../../src/transform/process-html.js';
 import { createUrlResolver } from '../../src/transform/url-resolver.js';
-import { listFiles } from '../integration/bad-input/harness.js';
+import { listFiles } from '../helpers/bad-input-harness.js';
 import { apiUrl, startReference, type ReferenceSite } from '../helpers/reference.js';
 import { runCliCaptured } from '../helpers/run-cli.js';
 import { tempCache, type TempCache } from '../helpers/temp-cache.js';
-import { findExecutable } from './content-danger.js';
+import { findExecutable } from '../helpers/hostile/content-danger.js';
 
 export const XSS_PAYLOADS: readonly string[] = [
   '<script>xss(1)</script>',

@@ -12,7 +12,7 @@ import { CmsClient } from '../../src/client/index.js';
 import { runCliCaptured } from '../helpers/run-cli.js';
 import { startReference, type ReferenceSite } from '../helpers/reference.js';
 import { tempCache, type TempCache } from '../helpers/temp-cache.js';
-import { guardRemoteConnections, type OfflineGuard } from './offline-guard.js';
+import { guardRemoteConnections, type OfflineGuard } from '../helpers/hostile/offline-guard.js';
 
 const auth = { user: 'editor', password: 'abcd efgh ijkl mnop qrst uvwx' };
 const env = { CMS_USER: auth.user, CMS_APP_PASSWORD: auth.password };

@@ -9,10 +9,10 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempCache, type TempCache } from '../helpers/temp-cache.js';
-import { startTinyServer, type TinyServer } from '../integration/bad-input/harness.js';
-import { startHostileServer } from './hostile-server.js';
-import type { HostileServer } from './hostile-server.js';
-import { CASES } from './faults-cases.js';
+import { startTinyServer, type TinyServer } from '../helpers/bad-input-harness.js';
+import { startHostileServer } from '../helpers/hostile/hostile-server.js';
+import type { HostileServer } from '../helpers/hostile/hostile-server.js';
+import { CASES } from '../helpers/hostile/faults-cases.js';
 import {
   cachedIds,
   copyCache,
@@ -23,7 +23,7 @@ import {
   publishedIds,
   pullThrough,
   writePipeline,
-} from './protocol-harness.js';
+} from '../helpers/hostile/protocol-harness.js';
 
 describe('hostile faults: bounded retries, a line that says what happened, nothing lost', () => {
   let server: HostileServer;

@@ -8,9 +8,9 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempCache, type TempCache } from '../helpers/temp-cache.js';
-import { startHostileServer } from './hostile-server.js';
-import type { HostileServer, ScenarioContext } from './hostile-server.js';
-import { CASES } from './protocol-body-cases.js';
+import { startHostileServer } from '../helpers/hostile/hostile-server.js';
+import type { HostileServer, ScenarioContext } from '../helpers/hostile/hostile-server.js';
+import { CASES } from '../helpers/hostile/protocol-body-cases.js';
 import {
   cachedIds,
   copyCache,
@@ -21,7 +21,7 @@ import {
   publishedIds,
   pullThrough,
   writePipeline,
-} from './protocol-harness.js';
+} from '../helpers/hostile/protocol-harness.js';
 
 describe('hostile bodies: a clear error naming the URL, or an exact mirror', () => {
   let server: HostileServer;

@@ -9,9 +9,9 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempCache, type TempCache } from '../helpers/temp-cache.js';
-import { startHostileServer } from './hostile-server.js';
-import type { HostileServer } from './hostile-server.js';
-import { BULK_SECOND, CASES, type SiteShape } from './protocol-crawl-cases.js';
+import { startHostileServer } from '../helpers/hostile/hostile-server.js';
+import type { HostileServer } from '../helpers/hostile/hostile-server.js';
+import { BULK_SECOND, CASES, type SiteShape } from '../helpers/hostile/protocol-crawl-cases.js';
 import {
   cachedIds,
   copyCache,
@@ -22,7 +22,7 @@ import {
   publishedIds,
   pullThrough,
   writePipeline,
-} from './protocol-harness.js';
+} from '../helpers/hostile/protocol-harness.js';
 
 describe('hostile lists: bounded crawl, exact mirror or exit 2, nothing lost', () => {
   let server: HostileServer;

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliCaptured } from '../helpers/run-cli.js';
 import { tempCache, type TempCache } from '../helpers/temp-cache.js';
-import { startHostileServer } from './hostile-server.js';
-import type { HostileServer } from './hostile-server.js';
+import { startHostileServer } from '../helpers/hostile/hostile-server.js';
+import type { HostileServer } from '../helpers/hostile/hostile-server.js';
 import {
   cachedIds,
   copyCache,
@@ -18,7 +18,7 @@ import {
   publishedIds,
   pullThrough,
   writePipeline,
-} from './protocol-harness.js';
+} from '../helpers/hostile/protocol-harness.js';
 
 type Collection = 'posts' | 'pages' | 'media';
 

@@ -16,7 +16,7 @@ import {
   startTinyServer,
   treeDigest,
   type TinyServer,
-} from './harness.js';
+} from '../../helpers/bad-input-harness.js';
 
 /** The single `cms-mirror: …` line of a user error (progress lines may precede it). */
 function errorLine(result: CliResult): string {

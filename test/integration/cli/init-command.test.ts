@@ -5,7 +5,7 @@ import { resolveSettings } from '../../../src/config/settings.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
 import { startReference, type ReferenceSite } from '../../helpers/reference.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
-import { itemsCount, startTinyServer } from '../bad-input/harness.js';
+import { itemsCount, startTinyServer } from '../../helpers/bad-input-harness.js';
 
 describe('cms-mirror init', () => {
   let site: ReferenceSite;

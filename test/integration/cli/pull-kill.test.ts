@@ -5,7 +5,11 @@ import { openStore } from '../../../src/store/index.js';
 import { credentialEnv, pullArgs } from '../../helpers/cli-args.js';
 import { useSiteAndCache } from '../../helpers/mirror-fixture.js';
 import type { ReferenceSite } from '../../helpers/reference.js';
-import { expectItemsEqual, expectMediaFiles, expectRevisionsEqual } from '../sync/mirror-check.js';
+import {
+  expectItemsEqual,
+  expectMediaFiles,
+  expectRevisionsEqual,
+} from '../../helpers/mirror-check.js';
 
 const MAIN = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
 

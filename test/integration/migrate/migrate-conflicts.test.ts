@@ -7,7 +7,7 @@ import { openStore } from '../../../src/store/index.js';
 import { credentialEnv, migrateArgs, unpacedPipeline } from '../../helpers/cli-args.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
-import { mirrorLanguage } from '../push/site-fixture.js';
+import { mirrorLanguage } from '../../helpers/push-site-fixture.js';
 
 /**
  * Migrating into a target that already holds a person's items with the slugs and dates of

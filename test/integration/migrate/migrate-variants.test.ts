@@ -13,7 +13,7 @@ import { openStore } from '../../../src/store/index.js';
 import { credentialEnv } from '../../helpers/cli-args.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
-import { mirrorLanguage, siteClient } from '../push/site-fixture.js';
+import { mirrorLanguage, siteClient } from '../../helpers/push-site-fixture.js';
 
 type Item = Record<string, unknown> & { id: number; link: string; content: { raw: string } };
 const STATUSES = ['publish', 'future', 'draft', 'pending', 'private'];

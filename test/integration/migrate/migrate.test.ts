@@ -9,7 +9,7 @@ import { openStore } from '../../../src/store/index.js';
 import { credentialEnv, migrateArgs } from '../../helpers/cli-args.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
-import { mirrorLanguage, siteClient } from '../push/site-fixture.js';
+import { mirrorLanguage, siteClient } from '../../helpers/push-site-fixture.js';
 
 type Item = Record<string, unknown> & { id: number; slug: string; status: string; link: string };
 

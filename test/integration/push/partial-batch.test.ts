@@ -6,7 +6,7 @@ import { checkout } from '../../../src/push/index.js';
 import { openStore } from '../../../src/store/index.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
-import { mirrorLanguage } from './site-fixture.js';
+import { mirrorLanguage } from '../../helpers/push-site-fixture.js';
 
 /**
  * `require-all-validate` checks arguments only (observed-behaviour.md, Batch): an edit the

@@ -6,7 +6,7 @@ import { checkout, openSiteSession, PUSH_NEEDS, pushEdits } from '../../../src/p
 import { openStore, type Store } from '../../../src/store/index.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
-import { mirrorLanguage, siteClient } from './site-fixture.js';
+import { mirrorLanguage, siteClient } from '../../helpers/push-site-fixture.js';
 
 type Item = Record<string, unknown> & { id: number };
 

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReferenceSite, type ReferenceSite } from '../../../src/reference/index.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
-import { siteClient } from './site-fixture.js';
+import { siteClient } from '../../helpers/push-site-fixture.js';
 
 /**
  * Issue 12 point 8, end to end through the CLI: a conflict is resolved without --force.

@@ -13,8 +13,8 @@ import { DEFAULT_MAXWIDTH, findEmbedUrls } from '../../../src/transform/index.js
 import { runCliCaptured } from '../../helpers/run-cli.js';
 import { startReference, type ReferenceSite } from '../../helpers/reference.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
-import { findDanger, HostileInput } from '../../unit/security/hostile-input.js';
-import { listFiles } from '../bad-input/harness.js';
+import { findDanger, HostileInput } from '../../helpers/hostile-input.js';
+import { listFiles } from '../../helpers/bad-input-harness.js';
 
 const POSTS = 800;
 const PAGES = 200;

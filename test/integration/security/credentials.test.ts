@@ -14,7 +14,7 @@ import { credentialEnv, migrateArgs } from '../../helpers/cli-args.js';
 import { runCliCaptured, type CliResult } from '../../helpers/run-cli.js';
 import { startReference, type ReferenceSite } from '../../helpers/reference.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
-import { listFiles } from '../bad-input/harness.js';
+import { listFiles } from '../../helpers/bad-input-harness.js';
 
 /** The forms a secret could take in a file or a log. */
 function secretForms(credentials: { user: string; password: string }): string[] {

@@ -18,7 +18,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCliCaptured } from '../../helpers/run-cli.js';
 import { startReference, type ReferenceSite } from '../../helpers/reference.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
-import { listFiles, startTinyServer, treeDigest, type TinyServer } from '../bad-input/harness.js';
+import {
+  listFiles,
+  startTinyServer,
+  treeDigest,
+  type TinyServer,
+} from '../../helpers/bad-input-harness.js';
 
 const PNG_BYTES = Buffer.from('89504e470d0a1a0a-not-really-a-png-but-bytes', 'utf8');
 

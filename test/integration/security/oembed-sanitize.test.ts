@@ -16,7 +16,7 @@ import { isIntactLdJson, URL_PROPERTY_NAMES } from '../../helpers/html-danger.js
 import { runCliCaptured } from '../../helpers/run-cli.js';
 import { startReference, type ReferenceSite } from '../../helpers/reference.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
-import { listFiles, startProxy, type TinyServer } from '../bad-input/harness.js';
+import { listFiles, startProxy, type TinyServer } from '../../helpers/bad-input-harness.js';
 
 /** Every payload carries `cmsxss` so a leftover is found whatever shape it takes. */
 const HOSTILE_PROVIDER_HTML = [

@@ -5,7 +5,7 @@ import { pull, type PullEvent } from '../../../src/sync/index.js';
 import { useSiteAndCache } from '../../helpers/mirror-fixture.js';
 import { getJson } from '../../helpers/reference.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
-import { settingsFor } from './mirror-check.js';
+import { settingsFor } from '../../helpers/mirror-check.js';
 
 /**
  * Valid credentials of users whose role may not read what the pull asks for

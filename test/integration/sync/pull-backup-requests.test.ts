@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/store/index.js';
 import { pull } from '../../../src/sync/index.js';
 import { useSiteAndCache } from '../../helpers/mirror-fixture.js';
-import { expectRevisionsEqual, remoteItems, settingsFor } from './mirror-check.js';
+import { expectRevisionsEqual, remoteItems, settingsFor } from '../../helpers/mirror-check.js';
 
 /**
  * A first backup asks for revisions and autosaves only of items whose

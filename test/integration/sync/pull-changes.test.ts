@@ -4,7 +4,12 @@ import { pull, type PullEvent } from '../../../src/sync/index.js';
 import { expectTombstone } from '../../helpers/reliability-compare.js';
 import { useSiteAndCache } from '../../helpers/mirror-fixture.js';
 import { callApi, shiftDate } from '../../helpers/reference.js';
-import { cachedItems, expectItemsEqual, remoteItems, settingsFor } from './mirror-check.js';
+import {
+  cachedItems,
+  expectItemsEqual,
+  remoteItems,
+  settingsFor,
+} from '../../helpers/mirror-check.js';
 
 describe('pull after changes on the site', () => {
   const fixture = useSiteAndCache();

@@ -7,7 +7,7 @@ import {
   expectMediaFiles,
   expectRevisionsEqual,
   settingsFor,
-} from './mirror-check.js';
+} from '../../helpers/mirror-check.js';
 
 describe('pull through an unreliable site', () => {
   const fixture = useSiteAndCache({ faults: 'latency=5ms,error=0.1,429=0.05,reset=0.02' });

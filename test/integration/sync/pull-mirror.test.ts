@@ -10,7 +10,7 @@ import {
   expectMediaFiles,
   expectRevisionsEqual,
   settingsFor,
-} from './mirror-check.js';
+} from '../../helpers/mirror-check.js';
 
 describe('pull of the seeded reference site', () => {
   const fixture = useSiteAndCache();

@@ -3,7 +3,7 @@ import { openStore } from '../../../src/store/index.js';
 import { pull } from '../../../src/sync/index.js';
 import { useSiteAndCache } from '../../helpers/mirror-fixture.js';
 import { getJson } from '../../helpers/reference.js';
-import { remoteItems, settingsFor } from './mirror-check.js';
+import { remoteItems, settingsFor } from '../../helpers/mirror-check.js';
 
 /**
  * A page's link holds its ancestors' slugs: moving a page changes its descendants' links

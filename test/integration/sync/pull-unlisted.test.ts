@@ -3,7 +3,7 @@ import { openStore } from '../../../src/store/index.js';
 import { pull, verify, type PullEvent } from '../../../src/sync/index.js';
 import { useSiteAndCache } from '../../helpers/mirror-fixture.js';
 import { getJson } from '../../helpers/reference.js';
-import { settingsFor } from './mirror-check.js';
+import { settingsFor } from '../../helpers/mirror-check.js';
 
 /**
  * A site whose media total counts items an anonymous reader cannot list (media attached to a

@@ -11,7 +11,7 @@ import {
   watchFixture,
   withTitle,
   type WatchFixture,
-} from './watch-fixture.js';
+} from '../../helpers/watch-fixture.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 

@@ -13,7 +13,7 @@ import {
   watchFixture,
   withTitle,
   type WatchFixture,
-} from './watch-fixture.js';
+} from '../../helpers/watch-fixture.js';
 
 const THEME = fileURLToPath(new URL('../../../templates/', import.meta.url));
 

@@ -6,7 +6,12 @@ import {
   type ClientEvent,
 } from '../../../src/client/index.js';
 import { AuthError, ConfigError } from '../../../src/errors.js';
-import { restError, sendJson, startTestServer, type TestServer } from './test-server.js';
+import {
+  restError,
+  sendJson,
+  startTestServer,
+  type TestServer,
+} from '../../helpers/test-server.js';
 
 const USER = 'editor-zofia';
 const PASSWORD = 'abcd EFGH ijkl MNOP qrst UVWX';

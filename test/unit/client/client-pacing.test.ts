@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CmsClient, type ClientEvent } from '../../../src/client/index.js';
-import { sendJson, startTestServer, type TestServer } from './test-server.js';
+import { sendJson, startTestServer, type TestServer } from '../../helpers/test-server.js';
 
 let server: TestServer | undefined;
 let client: CmsClient | undefined;

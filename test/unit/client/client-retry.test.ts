@@ -9,7 +9,7 @@ import {
   startTestServer,
   type TestHandler,
   type TestServer,
-} from './test-server.js';
+} from '../../helpers/test-server.js';
 
 let server: TestServer | undefined;
 let client: CmsClient | undefined;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CmsClient } from '../../../src/client/index.js';
 import { BodyError, HttpError, SiteError, UnsafeUrlError } from '../../../src/errors.js';
-import { sendJson, startTestServer, type TestServer } from './test-server.js';
+import { sendJson, startTestServer, type TestServer } from '../../helpers/test-server.js';
 
 let servers: TestServer[] = [];
 let clients: CmsClient[] = [];

@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CmsClient, discoverSite, parseSiteIndex } from '../../../src/client/index.js';
 import { SiteError } from '../../../src/errors.js';
-import { restError, sendJson, startTestServer, type TestServer } from './test-server.js';
+import {
+  restError,
+  sendJson,
+  startTestServer,
+  type TestServer,
+} from '../../helpers/test-server.js';
 
 let server: TestServer | undefined;
 let client: CmsClient | undefined;

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CmsClient } from '../../../src/client/index.js';
 import { SiteError } from '../../../src/errors.js';
-import { startTinyServer, type TinyServer } from '../../integration/bad-input/harness.js';
+import { startTinyServer, type TinyServer } from '../../helpers/bad-input-harness.js';
 
 describe('CmsClient.listPage against a server that ignores per_page', () => {
   let server: TinyServer | undefined;

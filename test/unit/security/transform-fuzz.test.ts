@@ -12,7 +12,7 @@ import {
   sitePathForUrl,
   type OEmbedResponse,
 } from '../../../src/transform/index.js';
-import { findDanger, HostileInput } from './hostile-input.js';
+import { findDanger, HostileInput } from '../../helpers/hostile-input.js';
 
 const BASE = 'http://127.0.0.1:8787';
 const HOME = `${BASE}/pl/`;

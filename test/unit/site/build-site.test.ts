@@ -9,7 +9,7 @@ import { InputError } from '../../../src/errors.js';
 import type { SiteModel } from '../../../src/site/site-model.js';
 import { checkLinks, documentUrls, walkFiles } from '../../helpers/link-check.js';
 import { findAll, parseXml, textOf } from '../../helpers/xml-parse.js';
-import { fixtureModel, makePost, postPath, SECRET_MARKER } from './fixture-model.js';
+import { fixtureModel, makePost, postPath, SECRET_MARKER } from '../../helpers/fixture-model.js';
 
 let tmp: string;
 let outputDir: string;

@@ -17,7 +17,7 @@ import {
 } from '../../../src/site/build-workers.js';
 import { InputError } from '../../../src/errors.js';
 import { walkFiles } from '../../helpers/link-check.js';
-import { fixtureModel } from './fixture-model.js';
+import { fixtureModel } from '../../helpers/fixture-model.js';
 
 let tmp: string;
 let workers: BuildWorkers | undefined;

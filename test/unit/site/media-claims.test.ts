@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { planSite } from '../../../src/site/site-plan.js';
 import type { MediaFile } from '../../../src/site/site-model.js';
-import { fixtureModel, png } from './fixture-model.js';
+import { fixtureModel, png } from '../../helpers/fixture-model.js';
 
 function file(sitePath: string, seed: string, source: string): MediaFile {
   const bytes = png(seed);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { planSite, type PlannedJob } from '../../../src/site/site-plan.js';
 import type { ListingJob, PageJob, PostJob } from '../../../src/site/template-data.js';
-import { fixtureModel, makePost, SECRET_MARKER } from './fixture-model.js';
+import { fixtureModel, makePost, SECRET_MARKER } from '../../helpers/fixture-model.js';
 
 function byFile(jobs: readonly PlannedJob[]): Map<string, PlannedJob> {
   return new Map(jobs.map((job) => [job.file, job]));

@@ -6,7 +6,7 @@ import type { Store } from '../../../src/store/index.js';
 import { SCHEMA_VERSION, contentHash, openStore } from '../../../src/store/index.js';
 import type { TempCache } from '../../helpers/temp-cache.js';
 import { tempCache } from '../../helpers/temp-cache.js';
-import { post } from './item-fixtures.js';
+import { post } from '../../helpers/store/item-fixtures.js';
 
 let temp: TempCache;
 let store: Store;

@@ -2,8 +2,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/store/index.js';
 import { StoreError } from '../../../src/errors.js';
 import { openStore } from '../../../src/store/index.js';
-import { useClockedStore } from './clocked-store.js';
-import { page, post } from './item-fixtures.js';
+import { useClockedStore } from '../../helpers/store/clocked-store.js';
+import { page, post } from '../../helpers/store/item-fixtures.js';
 
 // Cases found by mutation testing (test/mutation/RESULTS.md): what the items repository
 // promises about outcomes, tombstones, filters and the public set, each checked on its own.

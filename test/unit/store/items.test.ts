@@ -2,8 +2,8 @@ import Database from 'better-sqlite3';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { StoredItem } from '../../../src/store/index.js';
 import { contentHash } from '../../../src/store/index.js';
-import { useClockedStore } from './clocked-store.js';
-import { page, post } from './item-fixtures.js';
+import { useClockedStore } from '../../helpers/store/clocked-store.js';
+import { page, post } from '../../helpers/store/item-fixtures.js';
 
 const fixture = useClockedStore();
 

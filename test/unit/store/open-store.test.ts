@@ -13,7 +13,7 @@ import {
 } from '../../../src/store/index.js';
 import type { TempCache } from '../../helpers/temp-cache.js';
 import { tempCache } from '../../helpers/temp-cache.js';
-import { post } from './item-fixtures.js';
+import { post } from '../../helpers/store/item-fixtures.js';
 
 let temp: TempCache;
 beforeEach(() => {

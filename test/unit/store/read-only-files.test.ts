@@ -6,7 +6,7 @@ import { StoreError } from '../../../src/errors.js';
 import { openStore } from '../../../src/store/index.js';
 import type { TempCache } from '../../helpers/temp-cache.js';
 import { tempCache } from '../../helpers/temp-cache.js';
-import { post } from './item-fixtures.js';
+import { post } from '../../helpers/store/item-fixtures.js';
 
 /**
  * Makes a path truly unwritable for this process. Permission bits do not stop root (CI

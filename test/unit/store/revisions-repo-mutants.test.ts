@@ -3,7 +3,7 @@ import type { Store } from '../../../src/store/index.js';
 import { contentHash, openStore } from '../../../src/store/index.js';
 import type { TempCache } from '../../helpers/temp-cache.js';
 import { tempCache } from '../../helpers/temp-cache.js';
-import { page, post } from './item-fixtures.js';
+import { page, post } from '../../helpers/store/item-fixtures.js';
 
 // Cases found by mutation testing (test/mutation/RESULTS.md): a revision is kept as fetched,
 // under the parent whose route it came from, and a re-pull says truthfully what changed.

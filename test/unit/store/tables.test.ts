@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredItem } from '../../../src/store/index.js';
-import { useClockedStore } from './clocked-store.js';
-import { page, post } from './item-fixtures.js';
+import { useClockedStore } from '../../helpers/store/clocked-store.js';
+import { page, post } from '../../helpers/store/item-fixtures.js';
 
 const fixture = useClockedStore();
 

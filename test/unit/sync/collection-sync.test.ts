@@ -7,7 +7,7 @@ import {
   type PullEvent,
 } from '../../../src/sync/pull-summary.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
-import { FakeSite, gmt } from './fake-site.js';
+import { FakeSite, gmt } from '../../helpers/fake-site.js';
 
 describe('CollectionSync (keyset crawl against an in-memory site)', () => {
   let temp: TempCache;

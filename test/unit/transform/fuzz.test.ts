@@ -14,7 +14,7 @@ import { normalizeSitePath, sitePathForUrl } from '../../../src/transform/site-p
 import { createUrlResolver } from '../../../src/transform/url-resolver.js';
 import { parseSrcset } from '../../../src/transform/srcset.js';
 import { isSafeUrl } from '../../../src/transform/url-safety.js';
-import { createRandom, type Random } from './random.js';
+import { createRandom, type Random } from '../../helpers/transform/random.js';
 
 const HOSTILE_SLUGS = [
   '..',

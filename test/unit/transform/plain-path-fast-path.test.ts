@@ -12,7 +12,7 @@ import {
   sitePathForUrl,
   sitePathToFilePath,
 } from '../../../src/transform/site-paths.js';
-import { createRandom, type Random } from './random.js';
+import { createRandom, type Random } from '../../helpers/transform/random.js';
 
 const FIRST = 'abcxyzABZ019_~-';
 const REST = `${FIRST}.`;

@@ -3,7 +3,7 @@ import type { OEmbedResponse } from '../../../src/transform/oembed-response.js';
 import { rehypeEmbeds } from '../../../src/transform/rehype-embeds.js';
 import { rehypeInternalLinks } from '../../../src/transform/rehype-internal-links.js';
 import { createUrlResolver } from '../../../src/transform/url-resolver.js';
-import { runPlugins } from './run-plugin.js';
+import { runPlugins } from '../../helpers/transform/run-plugin.js';
 
 const resolveLink = createUrlResolver([
   ['http://host.test/pl/about/team/', '/about/team/'],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rehypeHeadingIds } from '../../../src/transform/rehype-heading-ids.js';
-import { runPlugins } from './run-plugin.js';
+import { runPlugins } from '../../helpers/transform/run-plugin.js';
 
 function run(html: string, prefix?: string) {
   return runPlugins(html, [rehypeHeadingIds(prefix === undefined ? {} : { prefix })]).html;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rehypeInternalLinks } from '../../../src/transform/rehype-internal-links.js';
 import { createUrlResolver } from '../../../src/transform/url-resolver.js';
-import { runPlugins } from './run-plugin.js';
+import { runPlugins } from '../../helpers/transform/run-plugin.js';
 
 const resolveLink = createUrlResolver([
   ['http://host.test/pl/about/team/', '/about/team/'],

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { rehypeInternalLinks } from '../../../src/transform/rehype-internal-links.js';
 import { rehypeMedia } from '../../../src/transform/rehype-media.js';
 import { createUrlResolver } from '../../../src/transform/url-resolver.js';
-import { runPlugins } from './run-plugin.js';
+import { runPlugins } from '../../helpers/transform/run-plugin.js';
 
 const resolveMedia = createUrlResolver([
   ['http://host.test/files/photo.png', '/media/3fa9-photo.png'],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rehypeSafeUrls } from '../../../src/transform/rehype-safe-urls.js';
-import { runPlugins } from './run-plugin.js';
+import { runPlugins } from '../../helpers/transform/run-plugin.js';
 
 function run(html: string) {
   return runPlugins(html, [rehypeSafeUrls()]);

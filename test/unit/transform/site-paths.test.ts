@@ -6,7 +6,7 @@ import {
   sitePathToFilePath,
 } from '../../../src/transform/site-paths.js';
 import { UnsafePathError } from '../../../src/errors.js';
-import { createRandom } from './random.js';
+import { createRandom } from '../../helpers/transform/random.js';
 
 const ZAZOLC = 'za%C5%BC%C3%B3%C5%82%C4%87';
 

@@ -1,5 +1,5 @@
-import { CmsClient } from '../../../src/client/index.js';
-import type { Store } from '../../../src/store/index.js';
+import { CmsClient } from '../../src/client/index.js';
+import type { Store } from '../../src/store/index.js';
 
 /**
  * Copies one language (with media binaries when asked) of a site into a cache the simple way (every item, `context=edit`),

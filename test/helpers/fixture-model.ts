@@ -3,8 +3,8 @@
  * `SECRET_MARKER` in every text field, so a test can grep the whole output for it.
  */
 import { createHash } from 'node:crypto';
-import { relativeSitePath } from '../../../src/transform/site-paths.js';
-import type { MediaFile, PageEntry, PostEntry, SiteModel } from '../../../src/site/site-model.js';
+import { relativeSitePath } from '../../src/transform/site-paths.js';
+import type { MediaFile, PageEntry, PostEntry, SiteModel } from '../../src/site/site-model.js';
 
 export const SECRET_MARKER = 'TOP-SECRET-MARKER-7f3a';
 

@@ -9,8 +9,8 @@ import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'vitest';
-import { runCliCaptured, type CliResult } from '../helpers/run-cli.js';
-import { itemsDigest } from '../integration/bad-input/harness.js';
+import { runCliCaptured, type CliResult } from '../run-cli.js';
+import { itemsDigest } from '../bad-input-harness.js';
 import type { HostileServer, Scenario } from './hostile-server.js';
 
 export { itemsDigest };

@@ -11,8 +11,8 @@ import type { Element, Root } from 'hast';
 import rehypeParse from 'rehype-parse';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
-import { createRng } from '../../../src/reference/rng.js';
-import { isIntactLdJson, URL_PROPERTY_NAMES } from '../../helpers/html-danger.js';
+import { createRng } from '../../src/reference/rng.js';
+import { isIntactLdJson, URL_PROPERTY_NAMES } from './html-danger.js';
 
 export class HostileInput {
   readonly #random: () => number;

@@ -10,8 +10,8 @@
  */
 import http from 'node:http';
 import type { Socket } from 'node:net';
-import { startReferenceSite } from '../../src/reference/index.js';
-import type { ReferenceOptions, ReferenceSite } from '../../src/reference/index.js';
+import { startReferenceSite } from '../../../src/reference/index.js';
+import type { ReferenceOptions, ReferenceSite } from '../../../src/reference/index.js';
 
 /** One request the proxy saw. */
 export interface HostileRequest {

@@ -1,12 +1,12 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { runBuild } from '../../../src/site/run-build.js';
-import { resolveSettings, type Settings } from '../../../src/config/settings.js';
-import { checkout } from '../../../src/push/index.js';
-import { startReferenceSite, type ReferenceSite } from '../../../src/reference/index.js';
-import { openStore } from '../../../src/store/index.js';
-import { pull } from '../../../src/sync/index.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import { runBuild } from '../../src/site/run-build.js';
+import { resolveSettings, type Settings } from '../../src/config/settings.js';
+import { checkout } from '../../src/push/index.js';
+import { startReferenceSite, type ReferenceSite } from '../../src/reference/index.js';
+import { openStore } from '../../src/store/index.js';
+import { pull } from '../../src/sync/index.js';
+import { tempCache, type TempCache } from './temp-cache.js';
 
 /**
  * What every watch test starts from, the way a user gets there: the reference site pulled

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach } from 'vitest';
 import type { Store } from '../../../src/store/index.js';
 import { openStore } from '../../../src/store/index.js';
-import type { TempCache } from '../../helpers/temp-cache.js';
-import { tempCache } from '../../helpers/temp-cache.js';
+import type { TempCache } from '../temp-cache.js';
+import { tempCache } from '../temp-cache.js';
 
 export interface ClockedStore {
   /** The store of the running test, on a fresh cache file. */

@@ -1,9 +1,9 @@
 import { expect } from 'vitest';
-import { resolveSettings, type Settings } from '../../../src/config/settings.js';
-import type { ItemType, Store } from '../../../src/store/index.js';
-import { filesComparison, revisionsComparison } from '../../helpers/reliability-backup.js';
-import { servedItems, siteRecords, type Audience } from '../../helpers/reliability-compare.js';
-import type { Json, ReferenceSite } from '../../helpers/reference.js';
+import { resolveSettings, type Settings } from '../../src/config/settings.js';
+import type { ItemType, Store } from '../../src/store/index.js';
+import { filesComparison, revisionsComparison } from './reliability-backup.js';
+import { servedItems, siteRecords, type Audience } from './reliability-compare.js';
+import type { Json, ReferenceSite } from './reference.js';
 
 /**
  * Checks for the pull tests: what the site holds (its own records and files, and its answers

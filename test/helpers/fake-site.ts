@@ -1,4 +1,4 @@
-import type { CmsClient, Query } from '../../../src/client/index.js';
+import type { CmsClient, Query } from '../../src/client/index.js';
 
 /**
  * An in-memory list server with just what the crawler asks of a collection (modified_after /
