@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { resolveSettings } from '../../src/config/settings.js';
 import { pull } from '../../src/sync/index.js';
 import { tempCache } from '../helpers/temp-cache.js';
+import { credentialEnv } from '../helpers/cli-args.js';
 
 interface Measure {
   seconds: number;
@@ -85,8 +86,7 @@ function runChild(site: ReferenceProcess, lang: string, cache: string): Promise<
     {
       env: {
         ...process.env,
-        CMS_USER: site.credentials.user,
-        CMS_APP_PASSWORD: site.credentials.password,
+        ...credentialEnv(site),
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     },

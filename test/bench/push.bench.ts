@@ -12,6 +12,7 @@ import { checkout, migrate, runPush } from '../../src/push/index.js';
 import { openStore } from '../../src/store/index.js';
 import { tempCache } from '../helpers/temp-cache.js';
 import { mirrorLanguage } from '../helpers/push-site-fixture.js';
+import { credentialEnv } from '../helpers/cli-args.js';
 
 async function benchPush(edits: number): Promise<void> {
   const site = await startReferenceSite({ posts: edits, pages: 0, media: 0, languages: ['pl'] });
@@ -34,7 +35,7 @@ async function benchPush(edits: number): Promise<void> {
     }
     const settings = resolveSettings(
       { site: site.url, lang: 'pl', cache: temp.file },
-      { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password },
+      credentialEnv(site),
       temp.dir,
     );
     settings.http.requestsPerSecond = 0;

@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startReferenceProcess } from '../../src/cli/reference-process.js';
+import { credentialEnv } from '../helpers/cli-args.js';
 
 const POSTS = Number(process.argv[2] ?? 10_000);
 const LANGS = ['pl', 'es'];
@@ -81,7 +82,7 @@ async function main(): Promise<void> {
       ...['--pipeline', pipeline, '--site', site.url, '--lang', LANGS.join(',')],
       ...['--cache', path.join(dir, 'cache.sqlite'), '--out', path.join(dir, 'output')],
     ];
-    const env = { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password };
+    const env = credentialEnv(site);
     const auth = `Basic ${Buffer.from(`${site.credentials.user}:${site.credentials.password}`).toString('base64')}`;
 
     const rows: string[] = [];

@@ -18,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startReferenceProcess } from '../../src/cli/reference-process.js';
 import { TIME, countFiles, load, timed } from './process-tree.js';
+import { credentialEnv } from '../helpers/cli-args.js';
 
 const SIZES = (process.argv[2] ?? '1000,10000,100000').split(',').map(Number);
 const LANG = 'pl';
@@ -63,7 +64,7 @@ async function point(posts: number): Promise<string[]> {
     const cache = path.join(dir, 'cache.sqlite');
     const out = path.join(dir, 'output');
     const common = ['--pipeline', pipeline, '--lang', LANG, '--cache', cache];
-    const env = { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password };
+    const env = credentialEnv(site);
 
     const pulled = await measure(['pull', ...common], env, dir);
     const pullJson = pulled.json as PullJson;

@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { startReferenceProcess } from '../../src/cli/reference-process.js';
 import { exportEleventyProject } from './eleventy-export.js';
 import { TIME, countFiles, load, timed, type Timed } from './process-tree.js';
+import { credentialEnv } from '../helpers/cli-args.js';
 
 const POSTS = Number(process.argv[2] ?? 10_000);
 const RUNS = Number(process.argv[3] ?? 3);
@@ -55,7 +56,7 @@ async function pull(dir: string): Promise<{ cache: string; pipeline: string; sec
     const pipeline = path.join(dir, 'pipeline.yaml');
     fs.writeFileSync(pipeline, `site: ${site.url}\nhttp:\n  requestsPerSecond: 0\n`);
     const cache = path.join(dir, 'cache.sqlite');
-    const env = { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password };
+    const env = credentialEnv(site);
     const args = [MAIN, 'pull', '--pipeline', pipeline, '--lang', LANG, '--cache', cache];
     const pulled = await timed(process.execPath, args, { env, dir });
     return { cache, pipeline, seconds: pulled.wallSeconds };

@@ -8,8 +8,10 @@ import type { TempCache } from './temp-cache.js';
  * process) make against the reference site, so each is spelled once.
  */
 
-/** The environment that gives the CLI `site`'s credentials. */
-export function credentialEnv(site: ReferenceSite): NodeJS.ProcessEnv {
+/** The environment that gives the CLI `site`'s credentials (a reference site, in-process or not). */
+export function credentialEnv(site: {
+  readonly credentials: { readonly user: string; readonly password: string };
+}): NodeJS.ProcessEnv {
   return { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password };
 }
 

@@ -16,6 +16,7 @@ import { walkFiles } from './link-check.js';
 import { startReference, type ReferenceSite } from './reference.js';
 import { runCliCaptured } from './run-cli.js';
 import { tempCache, type TempCache } from './temp-cache.js';
+import { credentialEnv } from './cli-args.js';
 
 export interface LanguageRun {
   written: number;
@@ -73,7 +74,7 @@ export async function startMirror(options: MirrorOptions = {}): Promise<Mirror> 
   const translations =
     options.translations ?? (options.reference?.independentIds ? 'none' : 'same-id');
   fs.writeFileSync(pipeline, `translations: ${translations}\nhttp:\n  requestsPerSecond: 0\n`);
-  const env = { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password };
+  const env = credentialEnv(site);
   const languages = (options.languages ?? ['pl', 'es']).join(',');
   const common = [
     '--pipeline',

@@ -9,6 +9,7 @@ import { expect } from 'vitest';
 import { resolveSettings } from '../../src/config/settings.js';
 import type { ContentType, ReferenceSite, StoredItem } from '../../src/reference/index.js';
 import { pull } from '../../src/sync/index.js';
+import { credentialEnv } from './cli-args.js';
 
 /** What migrate carries over (the planner leaves trash behind). */
 const MIGRATED: Readonly<Record<ContentType, readonly string[]>> = {
@@ -88,7 +89,7 @@ export async function pullSource(
 ): Promise<void> {
   const settings = resolveSettings(
     { site: source.url, lang, cache, backup: true },
-    { CMS_USER: source.credentials.user, CMS_APP_PASSWORD: source.credentials.password },
+    credentialEnv(source),
   );
   settings.http = { ...settings.http, requestsPerSecond: 0 };
   const summary = await pull(settings);

@@ -16,6 +16,7 @@ import { pull } from '../../src/sync/index.js';
 import { useSiteAndCache, type SiteAndCache } from './mirror-fixture.js';
 import type { ReferenceSite } from './reference.js';
 import type { TempCache } from './temp-cache.js';
+import { credentialEnv } from './cli-args.js';
 
 export interface PushPlan {
   readonly dir: string;
@@ -39,10 +40,7 @@ export function pushSettings(
   cache: string,
   http: Partial<HttpSettings> = {},
 ): Settings {
-  const settings = resolveSettings(
-    { site: site.url, lang: 'pl', cache },
-    { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password },
-  );
+  const settings = resolveSettings({ site: site.url, lang: 'pl', cache }, credentialEnv(site));
   settings.http = { ...settings.http, requestsPerSecond: 0, ...http };
   return settings;
 }

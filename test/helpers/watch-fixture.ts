@@ -7,6 +7,7 @@ import { startReferenceSite, type ReferenceSite } from '../../src/reference/inde
 import { openStore } from '../../src/store/index.js';
 import { pull } from '../../src/sync/index.js';
 import { tempCache, type TempCache } from './temp-cache.js';
+import { credentialEnv } from './cli-args.js';
 
 /**
  * What every watch test starts from, the way a user gets there: the reference site pulled
@@ -32,7 +33,7 @@ export async function watchFixture(options: { templates?: string } = {}): Promis
   try {
     const dir = path.join(temp.dir, 'content');
     const out = path.join(temp.dir, 'output');
-    const env = { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password };
+    const env = credentialEnv(site);
     const settings = resolveSettings(
       {
         site: site.url,

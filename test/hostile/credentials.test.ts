@@ -13,6 +13,7 @@ import { runCliCaptured } from '../helpers/run-cli.js';
 import { startReference, type ReferenceSite } from '../helpers/reference.js';
 import { tempCache, type TempCache } from '../helpers/temp-cache.js';
 import { guardRemoteConnections, type OfflineGuard } from '../helpers/hostile/offline-guard.js';
+import { credentialEnv } from '../helpers/cli-args.js';
 
 const auth = { user: 'editor', password: 'abcd efgh ijkl mnop qrst uvwx' };
 const env = { CMS_USER: auth.user, CMS_APP_PASSWORD: auth.password };
@@ -266,7 +267,7 @@ describe('every command that sends credentials refuses before connecting', () =>
     const result = await runCliCaptured(
       ['pull', '--site', source.url, '--lang', 'pl', '--cache', temp.file],
       {
-        env: { CMS_USER: source.credentials.user, CMS_APP_PASSWORD: source.credentials.password },
+        env: credentialEnv(source),
         cwd: temp.dir,
       },
     );

@@ -24,6 +24,7 @@ import {
   pullThrough,
   writePipeline,
 } from '../helpers/hostile/protocol-harness.js';
+import { credentialEnv } from '../helpers/cli-args.js';
 
 describe('hostile faults: bounded retries, a line that says what happened, nothing lost', () => {
   let server: HostileServer;
@@ -40,10 +41,7 @@ describe('hostile faults: bounded retries, a line that says what happened, nothi
       res.end('[]');
     });
     temp = tempCache('cms-mirror-hostile-faults-');
-    credentials = {
-      CMS_USER: server.site.credentials.user,
-      CMS_APP_PASSWORD: server.site.credentials.password,
-    };
+    credentials = credentialEnv(server.site);
     warm = join(temp.dir, 'warm.sqlite');
     const good = await pullThrough(
       server,

@@ -28,7 +28,7 @@ describe('reliability: the site changes while a pull runs', () => {
     const { site, temp } = fixture;
     const resolved = resolveSettings(
       { site: site.url, lang: 'pl,es', cache: temp.file },
-      { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password },
+      credentialEnv(site),
     );
     resolved.http = { ...resolved.http, requestsPerSecond: 0 };
     return resolved;

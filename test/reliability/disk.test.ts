@@ -14,6 +14,7 @@ import {
 import { smallDisk, withFileSizeLimit, type SmallDisk } from '../helpers/reliability-disk.js';
 import { runChild, type ChildResult } from '../helpers/reliability-process.js';
 import { tempCache, type TempCache } from '../helpers/temp-cache.js';
+import { credentialEnv } from '../helpers/cli-args.js';
 
 type Snapshot = Record<string, Map<number, ItemFingerprint>>;
 
@@ -39,10 +40,7 @@ describe('reliability: disk trouble under the cache', () => {
     temp.cleanup();
   });
 
-  const env = () => ({
-    CMS_USER: site.credentials.user,
-    CMS_APP_PASSWORD: site.credentials.password,
-  });
+  const env = () => credentialEnv(site);
 
   async function goodPull(cache: string): Promise<void> {
     const settings = resolveSettings({ site: site.url, lang: 'pl', cache }, env());

@@ -61,7 +61,7 @@ describe('reliability: pull killed with SIGKILL in every phase', () => {
     if (from !== undefined) copyCache(from, scratch);
     const settings = resolveSettings(
       { site: site.url, lang: LANGUAGES.join(','), cache: scratch, backup: true },
-      { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password },
+      credentialEnv(site),
     );
     settings.http = { ...settings.http, requestsPerSecond: 0 };
     const start = site.requests.length;

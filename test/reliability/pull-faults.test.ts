@@ -6,6 +6,7 @@ import { startReference, type ReferenceSite } from '../helpers/reference.js';
 import { expectCacheEqualsSite } from '../helpers/reliability-compare.js';
 import { faultCounts, faultSpec, FAULT_HTTP } from '../helpers/reliability-faults.js';
 import { tempCache, type TempCache } from '../helpers/temp-cache.js';
+import { credentialEnv } from '../helpers/cli-args.js';
 
 const SPEC = faultSpec(14); // a seed whose sequence meets every kind of fault in this pull
 
@@ -24,7 +25,7 @@ describe('reliability: pull through every kind of fault', () => {
   function settings(): Settings {
     const resolved = resolveSettings(
       { site: site.url, lang: 'pl,es', cache: temp.file, backup: true },
-      { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password },
+      credentialEnv(site),
     );
     resolved.http = { ...resolved.http, ...FAULT_HTTP };
     return resolved;

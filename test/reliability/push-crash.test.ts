@@ -12,6 +12,7 @@ import {
   usePushSite,
   type EditCounts,
 } from '../helpers/reliability-push.js';
+import { credentialEnv } from '../helpers/cli-args.js';
 
 const SEED = 6202;
 const KILLS = 10;
@@ -31,7 +32,7 @@ describe('reliability: push killed with SIGKILL at 10 seeded moments', () => {
     const { site, temp } = fixture;
     const dir = await preparePushCache(site, temp);
     const settings = pushSettings(site, temp.file);
-    const env = { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password };
+    const env = credentialEnv(site);
     const argv = ['push', '--site', site.url, '--lang', 'pl', '--cache', temp.file, '--dir', dir];
 
     // Round 0, clean: how many requests a push of one round of edits makes.

@@ -17,6 +17,7 @@ import {
   treeDigest,
   type TinyServer,
 } from '../../helpers/bad-input-harness.js';
+import { credentialEnv } from '../../helpers/cli-args.js';
 
 /** The single `cms-mirror: …` line of a user error (progress lines may precede it). */
 function errorLine(result: CliResult): string {
@@ -60,7 +61,7 @@ describe('bad input: exit 2, one line naming the culprit, cache and output untou
     temp = tempCache('cms-mirror-bad-input-');
     out = join(temp.dir, 'output');
     servers = [];
-    env = { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password };
+    env = credentialEnv(site);
     const good = pipeline('good.yaml', 'http:\n  requestsPerSecond: 0\n');
     const common = ['--pipeline', good, '--site', site.url, '--lang', 'pl,es'];
     const run = await runCliCaptured(

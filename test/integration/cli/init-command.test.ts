@@ -6,6 +6,7 @@ import { runCliCaptured } from '../../helpers/run-cli.js';
 import { startReference, type ReferenceSite } from '../../helpers/reference.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
 import { itemsCount, startTinyServer } from '../../helpers/bad-input-harness.js';
+import { credentialEnv } from '../../helpers/cli-args.js';
 
 describe('cms-mirror init', () => {
   let site: ReferenceSite;
@@ -22,7 +23,7 @@ describe('cms-mirror init', () => {
   it('checks the index, writes a commented file that loads and leads to a working pull', async () => {
     const init = await runCliCaptured(['init', '--site', site.url, '--lang', 'pl,es'], {
       cwd: temp.dir,
-      env: { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password },
+      env: credentialEnv(site),
     });
     expect(init.code, init.stderr).toBe(0);
     const file = join(temp.dir, 'cms-mirror.yaml');
@@ -45,7 +46,7 @@ describe('cms-mirror init', () => {
 
     const pulled = await runCliCaptured(['pull', '--pipeline', 'cms-mirror.yaml', '--json'], {
       cwd: temp.dir,
-      env: { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password },
+      env: credentialEnv(site),
     });
     expect(pulled.code, pulled.stderr).toBe(0);
     expect(itemsCount(settings.cache)).toBeGreaterThan(20);

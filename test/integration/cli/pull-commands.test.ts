@@ -5,6 +5,7 @@ import { openStore } from '../../../src/store/index.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
 import { callApi, startReference, type ReferenceSite } from '../../helpers/reference.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import { credentialEnv } from '../../helpers/cli-args.js';
 
 const SUMMARY_KEYS = [
   'requests',
@@ -25,7 +26,7 @@ describe('pull, status, verify and backup commands', () => {
   beforeEach(async () => {
     site = await startReference();
     temp = tempCache();
-    env = { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password };
+    env = credentialEnv(site);
     const pipeline = join(temp.dir, 'pipeline.yaml');
     writeFileSync(pipeline, 'http:\n  requestsPerSecond: 0\n');
     common = ['--pipeline', pipeline, '--site', site.url, '--lang', 'pl,es', '--cache', temp.file];

@@ -7,6 +7,7 @@ import { openStore } from '../../../src/store/index.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
 import { mirrorLanguage } from '../../helpers/push-site-fixture.js';
+import { credentialEnv } from '../../helpers/cli-args.js';
 
 /**
  * `require-all-validate` checks arguments only (observed-behaviour.md, Batch): an edit the
@@ -65,7 +66,7 @@ describe('push of a batch the site saves in part', () => {
     const result = await runCliCaptured(
       ['push', '--site', site.url, '--lang', 'pl', '--cache', temp.file, '--dir', dir],
       {
-        env: { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password },
+        env: credentialEnv(site),
         cwd: temp.dir,
       },
     );

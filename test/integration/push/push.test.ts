@@ -7,6 +7,7 @@ import { openStore, type Store } from '../../../src/store/index.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
 import { mirrorLanguage, siteClient } from '../../helpers/push-site-fixture.js';
+import { credentialEnv } from '../../helpers/cli-args.js';
 
 type Item = Record<string, unknown> & { id: number };
 
@@ -22,7 +23,7 @@ describe('push against the reference site', () => {
     });
     temp = tempCache();
     dir = path.join(temp.dir, 'content');
-    env = { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password };
+    env = credentialEnv(site);
     const store = openStore(temp.file);
     try {
       await mirrorLanguage(site, 'pl', store);

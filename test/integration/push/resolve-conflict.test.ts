@@ -5,6 +5,7 @@ import { startReferenceSite, type ReferenceSite } from '../../../src/reference/i
 import { runCliCaptured } from '../../helpers/run-cli.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
 import { siteClient } from '../../helpers/push-site-fixture.js';
+import { credentialEnv } from '../../helpers/cli-args.js';
 
 /**
  * Issue 12 point 8, end to end through the CLI: a conflict is resolved without --force.
@@ -21,7 +22,7 @@ describe('resolving a push conflict without --force', () => {
     site = await startReferenceSite();
     temp = tempCache();
     dir = path.join(temp.dir, 'content');
-    env = { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password };
+    env = credentialEnv(site);
   });
   afterEach(async () => {
     await site?.close();

@@ -53,10 +53,7 @@ describe('credentials never leave memory', () => {
   });
 
   it('pull --backup, build, checkout, push, migrate and verify write no password or Basic value', async () => {
-    const env = {
-      CMS_USER: source.credentials.user,
-      CMS_APP_PASSWORD: source.credentials.password,
-    };
+    const env = credentialEnv(source);
     const wrongPassword = 'Zzzz Yyyy Xxxx Wwww Vvvv Uuuu';
     const secrets = [
       ...secretForms(source.credentials),

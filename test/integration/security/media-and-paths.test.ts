@@ -24,6 +24,7 @@ import {
   treeDigest,
   type TinyServer,
 } from '../../helpers/bad-input-harness.js';
+import { credentialEnv } from '../../helpers/cli-args.js';
 
 const PNG_BYTES = Buffer.from('89504e470d0a1a0a-not-really-a-png-but-bytes', 'utf8');
 
@@ -57,7 +58,7 @@ describe('media origins', () => {
     writeFileSync(pipeline, pipelineText);
     const out = join(temp.dir, 'output');
     const options = {
-      env: { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password },
+      env: credentialEnv(site),
       cwd: temp.dir,
     };
     const result = await runCliCaptured(
@@ -112,7 +113,7 @@ describe('output paths from hostile media names, and symlinks', () => {
   beforeEach(async () => {
     site = await startReference({ posts: 3, pages: 2, media: 1, hostile: true });
     temp = tempCache('cms-mirror-paths-');
-    env = { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password };
+    env = credentialEnv(site);
     // The build copies the media a page shows: one post per language shows every file,
     // hostile names included, under the URLs the site gives for them.
     for (const lang of ['pl', 'es']) {

@@ -17,6 +17,7 @@ import { runCliCaptured } from '../../helpers/run-cli.js';
 import { startReference, type ReferenceSite } from '../../helpers/reference.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
 import { listFiles, startProxy, type TinyServer } from '../../helpers/bad-input-harness.js';
+import { credentialEnv } from '../../helpers/cli-args.js';
 
 /** Every payload carries `cmsxss` so a leftover is found whatever shape it takes. */
 const HOSTILE_PROVIDER_HTML = [
@@ -133,7 +134,7 @@ describe('oEmbed provider HTML, end to end', () => {
     const pipeline = join(temp.dir, 'pipeline.yaml');
     writeFileSync(pipeline, 'http:\n  requestsPerSecond: 0\n');
     const out = join(temp.dir, 'output');
-    const env = { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password };
+    const env = credentialEnv(site);
     const run = await runCliCaptured(
       [
         'run',

@@ -19,6 +19,7 @@ import { pull } from '../../../src/sync/index.js';
 import { sitePathToFilePath } from '../../../src/transform/site-paths.js';
 import { checkLinks, walkFiles } from '../../helpers/link-check.js';
 import { startReference, type ReferenceSite } from '../../helpers/reference.js';
+import { credentialEnv } from '../../helpers/cli-args.js';
 
 const LANGUAGES = ['pl', 'es'] as const;
 
@@ -45,7 +46,7 @@ describe('hostile slugs and file names stay inside output/{lang}/', () => {
         cache: path.join(root, 'cache.sqlite'),
         out: outDir,
       },
-      { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password },
+      credentialEnv(site),
       root,
     );
     settings.http = { ...settings.http, requestsPerSecond: 0 };

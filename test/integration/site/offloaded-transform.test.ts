@@ -15,6 +15,7 @@ import { walkFiles } from '../../helpers/link-check.js';
 import { startReference, type ReferenceSite } from '../../helpers/reference.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import { credentialEnv } from '../../helpers/cli-args.js';
 
 const LANGUAGES = ['pl', 'es'];
 
@@ -41,7 +42,7 @@ describe('transforms in a worker thread', () => {
         ...['--lang', LANGUAGES.join(','), '--cache', cache],
       ],
       {
-        env: { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: site.credentials.password },
+        env: credentialEnv(site),
         cwd: temp.dir,
       },
     );
