@@ -1,26 +1,17 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../../src/config/settings.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
-import { startReference, type ReferenceSite } from '../../helpers/reference.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import { useSiteAndCache } from '../../helpers/mirror-fixture.js';
 import { itemsCount, startTinyServer } from '../../helpers/bad-input-harness.js';
 import { credentialEnv } from '../../helpers/cli-args.js';
 
 describe('cms-mirror init', () => {
-  let site: ReferenceSite;
-  let temp: TempCache;
-  beforeEach(async () => {
-    site = await startReference();
-    temp = tempCache('cms-mirror-init-');
-  });
-  afterEach(async () => {
-    await site.close();
-    temp.cleanup();
-  });
+  const fixture = useSiteAndCache({}, 'cms-mirror-init-');
 
   it('checks the index, writes a commented file that loads and leads to a working pull', async () => {
+    const { site, temp } = fixture;
     const init = await runCliCaptured(['init', '--site', site.url, '--lang', 'pl,es'], {
       cwd: temp.dir,
       env: credentialEnv(site),
@@ -53,6 +44,7 @@ describe('cms-mirror init', () => {
   });
 
   it('refuses to overwrite an existing file without --force, before any request', async () => {
+    const { site, temp } = fixture;
     const file = join(temp.dir, 'mine.yaml');
     writeFileSync(file, '# my settings\n');
     const refused = await runCliCaptured(
@@ -75,6 +67,7 @@ describe('cms-mirror init', () => {
   });
 
   it('a URL that is not a cms-json site is a one-line SiteError (exit 2) and no file is written', async () => {
+    const { temp } = fixture;
     const html = await startTinyServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<html><body>blog</body></html>');
@@ -98,6 +91,7 @@ describe('cms-mirror init', () => {
   });
 
   it('a bad --site or --lang is a usage error naming the flag', async () => {
+    const { site, temp } = fixture;
     const badSite = await runCliCaptured(['init', '--site', 'ftp://example.org', '--lang', 'pl'], {
       cwd: temp.dir,
     });
@@ -112,6 +106,7 @@ describe('cms-mirror init', () => {
   });
 
   it('without --site it writes a file to fill in, and says so', async () => {
+    const { temp } = fixture;
     const result = await runCliCaptured(['init', '--out', 'blank.yaml'], { cwd: temp.dir });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('fill in site and languages (not checked against a site)');
