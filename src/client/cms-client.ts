@@ -12,7 +12,17 @@ import {
 } from './batch.js';
 import { Collector, type RawResponse } from './collect-handler.js';
 import { resolveClientOptions, type ClientOptions, type ResolvedClientOptions } from './options.js';
-import { hasNextPage, integerHeader, isPastLastPageCode, parseLinkHeader } from './pagination.js';
+import {
+  absurdDeclaration,
+  hasNextPage,
+  integerHeader,
+  isPastLastPageCode,
+  MAX_LIST_ITEMS,
+  overrunMessage,
+  parseLinkHeader,
+  walkBound,
+  type WalkBound,
+} from './pagination.js';
 import { buildApiUrl, type Query } from './query.js';
 import { redactUrl } from './redact.js';
 import { checkOrigin, originOf } from './origin-guard.js';
@@ -280,30 +290,40 @@ export class CmsClient {
 
   /**
    * Every page of a collection from `query.page` (default 1) on. Works with or without the
-   * total headers. Stops with a SiteError if the server hands out the same page twice (it
-   * ignores `page`), rather than looping for ever.
+   * total headers. Bounded by what the first page declared (see `walkBound`: ⌈total/per_page⌉
+   * + `PAGE_SLACK` pages, at most `maxItems` items): a server that hands out more pages, says
+   * more than `maxItems` items, or hands out the same page twice (it ignores `page`) stops the
+   * walk with a SiteError rather than a loop.
    */
   async *paginate<T>(
     route: string,
     query: Query = {},
+    options: { readonly maxItems?: number } = {},
   ): AsyncGenerator<ListPage<T>, void, undefined> {
-    let page = positiveInteger(query['page'], 1);
+    const maxItems = options.maxItems ?? MAX_LIST_ITEMS;
+    const start = positiveInteger(query['page'], 1);
+    let bound: WalkBound | undefined;
     let previous: string | undefined;
-    for (;;) {
+    for (let page = start; ; page += 1) {
       const result = await this.listPage<T>(route, { ...query, page });
+      const url = (): string => redactUrl(this.url(route, { ...query, page }));
+      bound ??= walkBound(result, maxItems);
+      if (bound.absurd) throw new SiteError(url(), absurdDeclaration(url(), bound, maxItems));
       const fingerprint =
         result.items.length > 0 ? JSON.stringify(result.items.map(identity)) : undefined;
       if (fingerprint !== undefined && fingerprint === previous) {
-        const url = redactUrl(this.url(route, { ...query, page }));
         throw new SiteError(
-          url,
-          `${url} returned the same items as page ${page - 1}: the server ignores "page"`,
+          url(),
+          `${url()} returned the same items as page ${page - 1}: the server ignores "page"`,
         );
       }
       previous = fingerprint;
       yield result;
       if (!result.hasNext) return;
-      page += 1;
+      if (page >= bound.lastPage) {
+        const facts = { page, perPage: result.perPage, walked: page - start + 1 };
+        throw new SiteError(url(), overrunMessage(url(), bound, facts, maxItems));
+      }
     }
   }
 

@@ -33,7 +33,14 @@ export { encodeQuery } from './query.js';
 export type { Query, QueryValue, QueryScalar } from './query.js';
 export { redactUrl } from './redact.js';
 export { checkCredentialTransport, isLoopbackHost } from './transport-guard.js';
-export { hasNextPage, parseLinkHeader } from './pagination.js';
+export {
+  hasNextPage,
+  parseLinkHeader,
+  walkBound,
+  MAX_LIST_ITEMS,
+  PAGE_SLACK,
+} from './pagination.js';
+export type { WalkBound } from './pagination.js';
 export { createRetryInterceptor, AttemptTimeoutError } from './retry-interceptor.js';
 export type {
   CmsDispatchExtras,

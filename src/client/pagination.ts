@@ -56,3 +56,81 @@ export function hasNextPage(facts: PageFacts): boolean {
 export function isPastLastPageCode(code: string | undefined): boolean {
   return code !== undefined && /^rest_[a-z_]*invalid_page_number$/.test(code);
 }
+
+/**
+ * Pages a walk may ask for beyond what the server declared on its first page: items added
+ * while the walk runs push the last ones onto a later page.
+ */
+export const PAGE_SLACK = 2;
+
+/**
+ * The most items one paginated walk reads (`verify`'s listing of a collection, a migrate scan):
+ * what a server declares past it is refused at once, and a walk without a declared total stops
+ * there. Callers with smaller lists pass their own (revisions: `MAX_REVISIONS`).
+ */
+export const MAX_LIST_ITEMS = 1_000_000;
+
+/** What the first page of a walk declared, and the last page number the walk may ask for. */
+export interface WalkBound {
+  /** `X-CMS-Total: n`, `X-CMS-TotalPages: n`, both, or undefined when neither was sent. */
+  readonly declared: string | undefined;
+  /** Pages the declaration amounts to (0 when nothing was declared). */
+  readonly declaredPages: number;
+  /** The last page number the walk may request. */
+  readonly lastPage: number;
+  /** Whether the declaration alone exceeds `maxItems` (the walk must not start). */
+  readonly absurd: boolean;
+}
+
+/**
+ * The bound of a walk that started at `first.page`: ⌈total/per_page⌉ (or `X-CMS-TotalPages`,
+ * the larger when both are sent) + `PAGE_SLACK` pages, and never more than `maxItems` items.
+ */
+export function walkBound(
+  first: {
+    readonly page: number;
+    readonly perPage: number;
+    readonly total: number | undefined;
+    readonly totalPages: number | undefined;
+  },
+  maxItems: number,
+): WalkBound {
+  const perPage = Math.max(1, first.perPage);
+  const capPages = Math.max(1, Math.ceil(maxItems / perPage));
+  const byTotal = first.total === undefined ? 0 : Math.ceil(first.total / perPage);
+  const declaredPages = Math.max(byTotal, first.totalPages ?? 0);
+  const parts = [
+    first.total === undefined ? undefined : `X-CMS-Total: ${first.total}`,
+    first.totalPages === undefined ? undefined : `X-CMS-TotalPages: ${first.totalPages}`,
+  ].filter((part): part is string => part !== undefined);
+  const declared = parts.length > 0 ? parts.join(', ') : undefined;
+  const cap = first.page - 1 + capPages;
+  return {
+    declared,
+    declaredPages,
+    lastPage: declared === undefined ? cap : Math.min(Math.max(declaredPages, 1) + PAGE_SLACK, cap),
+    absurd: declaredPages > capPages,
+  };
+}
+
+/** Why a walk whose first page declared `bound` must not start: its declaration is absurd. */
+export function absurdDeclaration(url: string, bound: WalkBound, maxItems: number): string {
+  return `${url} declares ${bound.declared ?? 'no total'} on its first page, more than the ${maxItems} items cms-mirror reads from one list: refused rather than paged`;
+}
+
+/**
+ * Why a walk stops at page `page` (the one that still says another follows), given what the
+ * first page declared: the server hands out more pages than it said it had.
+ */
+export function overrunMessage(
+  url: string,
+  bound: WalkBound,
+  facts: { readonly page: number; readonly perPage: number; readonly walked: number },
+  maxItems: number,
+): string {
+  const said =
+    bound.declared === undefined
+      ? `the first page declared no total and cms-mirror reads at most ${maxItems} items from one list`
+      : `the first page declared ${bound.declared} (${bound.declaredPages} pages of ${facts.perPage})`;
+  return `${url}: page ${facts.page} still says another page follows, but ${said}: stopped after ${facts.walked} pages, as the server hands out pages without end`;
+}

@@ -12,6 +12,13 @@ import type { PullCounters, PullEvent } from './pull-summary.js';
 import { drainQueue } from './queue-drain.js';
 import { versionCount } from './version-count.js';
 
+/**
+ * The most revisions read for one post or page. A site that declares more (or, without a
+ * total, keeps handing out pages past it) stops the pull with exit 2: revision lists that long
+ * are a broken or hostile server, and an endless one must not page for ever.
+ */
+export const MAX_REVISIONS = 10_000;
+
 export interface RevisionsSyncDeps {
   readonly client: CmsClient;
   readonly store: Store;
@@ -80,10 +87,11 @@ async function fetchOne(deps: RevisionsSyncDeps, id: number): Promise<boolean> {
       (await client.get<unknown>(`${base}/autosaves`, { context: 'edit' })).data,
       (reason) => bad('autosave', reason),
     );
-    for await (const page of client.paginate<unknown>(`${base}/revisions`, {
-      context: 'edit',
-      per_page: deps.perPage,
-    })) {
+    for await (const page of client.paginate<unknown>(
+      `${base}/revisions`,
+      { context: 'edit', per_page: deps.perPage },
+      { maxItems: MAX_REVISIONS },
+    )) {
       revisions.push(...usable(page.items, (reason) => bad('revision', reason)));
     }
   } catch (error) {
