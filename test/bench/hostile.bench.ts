@@ -1,16 +1,20 @@
 /**
  * Peak memory and time of every protocol case of the hostile suite (test/hostile/): the list,
- * body and fault scenarios run against the hostile server in this process, and each pull runs
- * in a fresh child process, so its peak RSS is the client's alone.
- *   npx tsx test/bench/hostile.bench.ts
+ * body, fault and walk scenarios run against the hostile server in this process, and each pull
+ * (or `verify`, for the walk cases) runs in a fresh child process, so its peak RSS is the
+ * client's alone.
+ *   npx tsx test/bench/hostile.bench.ts [--only TEXT]
+ * `--only` runs the cases whose "family | name" contains TEXT (case-insensitive).
  * Prints one table row per case: exit code, wall time of the child (CLI start included),
- * list requests the posts route got, the child's peak RSS and its RSS once loaded.
+ * requests the case's route got (the posts list; the revisions or autosaves list for a walk
+ * case), the child's peak RSS and its RSS once loaded.
  * Figures, not assertions: the tests check the outcomes, this shows what they cost.
  */
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { credentialEnv } from '../helpers/cli-args.js';
 import { runCliCaptured } from '../helpers/run-cli.js';
 import { tempCache } from '../helpers/temp-cache.js';
 import { CASES as FAULTS } from '../helpers/hostile/faults-cases.js';
@@ -21,6 +25,7 @@ import {
 } from '../helpers/hostile/hostile-server.js';
 import { CASES as BODIES } from '../helpers/hostile/protocol-body-cases.js';
 import { BULK_SECOND, CASES as CRAWLS } from '../helpers/hostile/protocol-crawl-cases.js';
+import { CASES as WALKS, parentOf } from '../helpers/hostile/protocol-walk-cases.js';
 
 interface Measure {
   readonly code: number;
@@ -28,11 +33,11 @@ interface Measure {
   readonly baseRssMb: number;
 }
 
-/** Child mode: one pull through the CLI, then the figures as one JSON line. */
+/** Child mode: one command (`pull`, `verify`) through the CLI, then the figures as one JSON line. */
 async function child(argv: string[]): Promise<void> {
   const base = process.resourceUsage();
   const env = JSON.parse(argv[0] ?? '{}') as NodeJS.ProcessEnv;
-  const result = await runCliCaptured(['pull', ...argv.slice(1)], { env });
+  const result = await runCliCaptured(argv.slice(1), { env });
   const usage = process.resourceUsage();
   const measure: Measure = {
     code: result.code,
@@ -96,7 +101,28 @@ interface Run {
   readonly http?: Record<string, number> | undefined;
   readonly before?: () => void;
   readonly after?: () => void;
+  /** The command and its flags before `--site ...` (default `pull`). */
+  readonly command?: readonly string[];
+  /** Requests of the case's route (default: the posts list). */
+  readonly requests?: () => number;
 }
+
+/** How a family's server and good pull are set up. */
+interface FamilySetup {
+  /** Environment of every command (credentials). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Extra flags of the good pull that makes the warm cache (`--backup`). */
+  readonly goodFlags?: readonly string[];
+}
+
+/** `--only TEXT`: runs whose "family | name" contains TEXT; undefined runs all. */
+const ONLY = ((): string | undefined => {
+  const at = process.argv.indexOf('--only');
+  return at < 0 ? undefined : process.argv[at + 1]?.toLowerCase();
+})();
+
+const selected = (run: Run): boolean =>
+  ONLY === undefined || `${run.family} | ${run.name}`.toLowerCase().includes(ONLY);
 
 /** One table row, printed as soon as it is measured (a long run keeps what it measured). */
 function print(row: string): void {
@@ -107,26 +133,34 @@ async function family(
   label: string,
   posts: number,
   runs: (server: HostileServer) => Run[],
+  setup: (server: HostileServer) => FamilySetup = () => ({}),
 ): Promise<void> {
   const server = await startHostileServer({ languages: ['pl'], posts });
   const temp = tempCache('cms-mirror-hostile-bench-');
   try {
+    const chosen = runs(server).filter(selected);
+    if (chosen.length === 0) return;
+    const { env = {}, goodFlags = [] } = setup(server);
     const warm = join(temp.dir, 'warm.sqlite');
     const good = pipeline(temp.dir, 'good.yaml', { retries: 1 });
-    const first = await runCliCaptured([
-      'pull',
-      '--site',
-      server.url,
-      '--lang',
-      'pl',
-      '--cache',
-      warm,
-      '--pipeline',
-      good,
-    ]);
+    const first = await runCliCaptured(
+      [
+        'pull',
+        '--site',
+        server.url,
+        '--lang',
+        'pl',
+        '--cache',
+        warm,
+        '--pipeline',
+        good,
+        ...goodFlags,
+      ],
+      { env },
+    );
     if (first.code !== 0) throw new Error(`${label}: the good pull failed: ${first.stderr}`);
     let n = 0;
-    for (const run of runs(server)) {
+    for (const run of chosen) {
       n += 1;
       const cache = join(temp.dir, `case-${n}.sqlite`);
       if (run.cache === 'warm') copyCache(warm, cache);
@@ -140,11 +174,25 @@ async function family(
       server.setScenario(guarded(server, run.scenario));
       try {
         const m = await runChild(
-          ['--site', server.url, '--lang', 'pl', '--cache', cache, '--pipeline', file, '--json'],
-          {},
+          [
+            ...(run.command ?? ['pull']),
+            ...[
+              '--site',
+              server.url,
+              '--lang',
+              'pl',
+              '--cache',
+              cache,
+              '--pipeline',
+              file,
+              '--json',
+            ],
+          ],
+          env,
         );
+        const requests = run.requests?.() ?? server.listRequests('posts');
         print(
-          `| ${run.family} | ${run.name}, ${run.cache} cache | ${m.code} | ${m.seconds.toFixed(2)} s | ${server.listRequests('posts')} | ${m.peakRssMb.toFixed(0)} MB | ${m.baseRssMb.toFixed(0)} MB |`,
+          `| ${run.family} | ${run.name}, ${run.cache} cache | ${m.code} | ${m.seconds.toFixed(2)} s | ${requests} | ${m.peakRssMb.toFixed(0)} MB | ${m.baseRssMb.toFixed(0)} MB |`,
         );
       } finally {
         server.setScenario(undefined);
@@ -159,7 +207,7 @@ async function family(
 
 async function main(): Promise<void> {
   console.log(
-    '| family | case | exit | wall time | posts list requests | client peak RSS | RSS loaded |',
+    "| family | case | exit | wall time | list requests of the case's route | client peak RSS | RSS loaded |",
   );
   console.log('|---|---|---|---|---|---|---|');
   await family('bodies', 30, () =>
@@ -223,6 +271,44 @@ async function main(): Promise<void> {
         after: restore,
       })),
     );
+  });
+  await family('walks', 30, walkRuns, (server) => ({
+    env: credentialEnv(server.site),
+    goodFlags: ['--backup'],
+  }));
+}
+
+/** The walk cases: `verify`'s posts listing, or a backup pull after one post was edited. */
+function walkRuns(server: HostileServer): Run[] {
+  const target = server.site.control.listItems('pl', 'posts')[3]?.id ?? 0;
+  return WALKS.map((c): Run => {
+    let seen = 0;
+    return {
+      family: 'walks',
+      name: c.name,
+      cache: 'warm',
+      command: c.walk === 'verify' ? ['verify'] : ['pull', '--backup'],
+      requests: () => seen,
+      before: () => {
+        seen = 0;
+        if (c.walk !== 'verify') {
+          server.site.control.updateItem('pl', 'posts', target, { title: `Edited: ${c.name}` });
+        }
+      },
+      scenario: (ctx) => {
+        const hit =
+          c.walk === 'verify'
+            ? ctx.request.list?.collection === 'posts' &&
+              ctx.url.searchParams.get('per_page') !== '1'
+            : parentOf(c.walk, ctx.url.pathname) !== undefined;
+        if (!hit || ctx.request.method !== 'GET') return undefined;
+        seen += 1;
+        if (seen > 400)
+          return { status: 410, body: '{"code":"hostile_runaway","message":"runaway","data":{}}' };
+        const page = Number(ctx.url.searchParams.get('page') ?? '1');
+        return c.answer(page, Number(ctx.url.searchParams.get('per_page') ?? '10'), ctx);
+      },
+    };
   });
 }
 
