@@ -13,16 +13,13 @@ import {
 import { Collector, type RawResponse } from './collect-handler.js';
 import { resolveClientOptions, type ClientOptions, type ResolvedClientOptions } from './options.js';
 import {
-  absurdDeclaration,
   hasNextPage,
   integerHeader,
   isPastLastPageCode,
-  MAX_LIST_ITEMS,
-  overrunMessage,
   parseLinkHeader,
-  walkBound,
-  type WalkBound,
+  positiveInteger,
 } from './pagination.js';
+import { walkPages, type WalkOptions } from './page-walk.js';
 import { buildApiUrl, type Query } from './query.js';
 import { redactUrl } from './redact.js';
 import { checkOrigin, originOf } from './origin-guard.js';
@@ -289,42 +286,15 @@ export class CmsClient {
   }
 
   /**
-   * Every page of a collection from `query.page` (default 1) on. Works with or without the
-   * total headers. Bounded by what the first page declared (see `walkBound`: ⌈total/per_page⌉
-   * + `PAGE_SLACK` pages, at most `maxItems` items): a server that hands out more pages, says
-   * more than `maxItems` items, or hands out the same page twice (it ignores `page`) stops the
-   * walk with a SiteError rather than a loop.
+   * Every page of a collection from `query.page` (default 1) on, bounded by what the first
+   * page declared (see page-walk.ts): a server that pages without end stops with a SiteError.
    */
-  async *paginate<T>(
+  paginate<T>(
     route: string,
     query: Query = {},
-    options: { readonly maxItems?: number } = {},
+    options: WalkOptions = {},
   ): AsyncGenerator<ListPage<T>, void, undefined> {
-    const maxItems = options.maxItems ?? MAX_LIST_ITEMS;
-    const start = positiveInteger(query['page'], 1);
-    let bound: WalkBound | undefined;
-    let previous: string | undefined;
-    for (let page = start; ; page += 1) {
-      const result = await this.listPage<T>(route, { ...query, page });
-      const url = (): string => redactUrl(this.url(route, { ...query, page }));
-      bound ??= walkBound(result, maxItems);
-      if (bound.absurd) throw new SiteError(url(), absurdDeclaration(url(), bound, maxItems));
-      const fingerprint =
-        result.items.length > 0 ? JSON.stringify(result.items.map(identity)) : undefined;
-      if (fingerprint !== undefined && fingerprint === previous) {
-        throw new SiteError(
-          url(),
-          `${url()} returned the same items as page ${page - 1}: the server ignores "page"`,
-        );
-      }
-      previous = fingerprint;
-      yield result;
-      if (!result.hasNext) return;
-      if (page >= bound.lastPage) {
-        const facts = { page, perPage: result.perPage, walked: page - start + 1 };
-        throw new SiteError(url(), overrunMessage(url(), bound, facts, maxItems));
-      }
-    }
+    return walkPages<T>(this, route, query, options);
   }
 
   /**
@@ -442,17 +412,6 @@ function lowerKeys(headers: Readonly<Record<string, string>> | undefined): Recor
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers ?? {})) out[name.toLowerCase()] = value;
   return out;
-}
-
-function positiveInteger(value: unknown, fallback: number): number {
-  const n = typeof value === 'string' ? Number(value) : value;
-  return typeof n === 'number' && Number.isInteger(n) && n >= 1 ? n : fallback;
-}
-
-function identity(item: unknown): unknown {
-  return typeof item === 'object' && item !== null && 'id' in item
-    ? (item as { id: unknown }).id
-    : item;
 }
 
 function describeJson(value: unknown): string {

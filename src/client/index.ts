@@ -41,6 +41,7 @@ export {
   PAGE_SLACK,
 } from './pagination.js';
 export type { WalkBound } from './pagination.js';
+export type { WalkOptions } from './page-walk.js';
 export { createRetryInterceptor, AttemptTimeoutError } from './retry-interceptor.js';
 export type {
   CmsDispatchExtras,

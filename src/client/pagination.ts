@@ -31,6 +31,12 @@ export function integerHeader(value: string | string[] | undefined): number | un
   return Number(text);
 }
 
+/** A query's `page` / `per_page` value as a positive integer, or `fallback`. */
+export function positiveInteger(value: unknown, fallback: number): number {
+  const n = typeof value === 'string' ? Number(value) : value;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 1 ? n : fallback;
+}
+
 export interface PageFacts {
   readonly page: number;
   readonly perPage: number;
