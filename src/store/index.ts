@@ -28,6 +28,8 @@ export type {
   StoredItem,
   UpsertItemsOptions,
 } from './items-repo.js';
+export { ItemVersionsRepo } from './item-versions-repo.js';
+export type { ItemVersion } from './item-versions-repo.js';
 export { RevisionsRepo } from './revisions-repo.js';
 export type { StoredRevision } from './revisions-repo.js';
 export { MediaRepo } from './media-repo.js';

@@ -3,6 +3,7 @@ import type { Database } from 'better-sqlite3';
 import { StoreError } from '../errors.js';
 import { StoreContext } from './store-context.js';
 import { ItemsRepo } from './items-repo.js';
+import { ItemVersionsRepo } from './item-versions-repo.js';
 import { RevisionsRepo } from './revisions-repo.js';
 import { MediaRepo } from './media-repo.js';
 import { OembedRepo } from './oembed-repo.js';
@@ -33,6 +34,8 @@ export class Store {
   readonly schemaUpgrade: SchemaUpgradeReport;
 
   readonly items: ItemsRepo;
+  /** The kept history of a backup cache (every stored version, and when items went). */
+  readonly itemVersions: ItemVersionsRepo;
   readonly revisions: RevisionsRepo;
   readonly autosaves: RevisionsRepo;
   readonly media: MediaRepo;
@@ -63,6 +66,7 @@ export class Store {
     this.schemaUpgrade = options.schemaUpgrade;
     this.#ctx = new StoreContext(db, file, options.now, options.readonly);
     this.items = new ItemsRepo(this.#ctx);
+    this.itemVersions = new ItemVersionsRepo(this.#ctx);
     this.revisions = new RevisionsRepo(this.#ctx, 'revisions');
     this.autosaves = new RevisionsRepo(this.#ctx, 'autosaves');
     this.media = new MediaRepo(this.#ctx);

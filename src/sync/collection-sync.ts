@@ -55,6 +55,8 @@ export interface CollectionSyncDeps {
   readonly perPage: number;
   /** Queue revisions and autosaves of changed posts and pages. */
   readonly backup: boolean;
+  /** `runs.id` of this pull when it keeps the item history (backup mode). @default undefined */
+  readonly historyRun?: number | undefined;
   /** This language's counters (shared by its streams). */
   readonly counters: PullCounters;
   readonly emit: (event: PullEvent) => void;
@@ -354,7 +356,14 @@ export class CollectionSync {
       Math.min(PROBE_CHUNK, this.#d.perPage),
     );
     const gone = unseen.filter((id) => !present.has(id));
-    if (gone.length > 0) this.#d.counters.deleted += store.items.tombstone(lang, type, gone);
+    if (gone.length > 0) {
+      const { historyRun } = this.#d;
+      this.#d.counters.deleted += store.transaction(() => {
+        const tombstoned = store.items.tombstone(lang, type, gone);
+        if (historyRun !== undefined) store.itemVersions.recordGone(lang, type, gone, historyRun);
+        return tombstoned;
+      });
+    }
   }
 
   async #rescan(): Promise<void> {
@@ -403,6 +412,15 @@ export class CollectionSync {
         store.syncQueue.add(lang, 'children', type, movedPageIds(items, cachedLinks));
       }
       const upserted = store.items.upsertPage(lang, type, items, { context: mode });
+      // Every id, not only the changed ones: a push may have stored a version no pull saw.
+      if (this.#d.historyRun !== undefined) {
+        store.itemVersions.recordStored(
+          lang,
+          type,
+          items.map((item) => item.id),
+          this.#d.historyRun,
+        );
+      }
       const byId = new Map(items.map((item) => [item.id, item]));
       const changed = upserted.outcomes.filter((o) => o.outcome !== 'unchanged').map((o) => o.id);
       if (changed.length > 0) {

@@ -68,6 +68,8 @@ export interface LanguagePullDeps {
   readonly store: Store;
   readonly lang: string;
   readonly backup: boolean;
+  /** `runs.id` of this pull when it keeps the item history (backup mode). @default undefined */
+  readonly historyRun?: number | undefined;
   readonly media: MediaFetcher;
   readonly counters: PullCounters;
   readonly emit: (event: PullEvent) => void;
@@ -103,6 +105,7 @@ export async function pullLanguage(deps: LanguagePullDeps): Promise<void> {
       mode,
       perPage: index.perPageMax(collectionRoute(type)),
       backup: deps.backup,
+      historyRun: deps.historyRun,
       counters: deps.counters,
       emit: deps.emit,
       signal: deps.signal,

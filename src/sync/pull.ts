@@ -96,6 +96,7 @@ async function pullPrepared(settings: Settings, run: PreparedPull): Promise<Pull
           store,
           lang,
           backup,
+          historyRun: backup ? runId : undefined,
           media,
           counters,
           emit,
