@@ -76,6 +76,7 @@ describe('openStore', () => {
       'cms_items',
       'edits',
       'id_map',
+      'item_versions',
       'items',
       'media_blobs',
       'media_files',
