@@ -36,5 +36,8 @@ export type {
 export { watchCheckouts, parseDuration } from './watch/index.js';
 export type { WatchOptions } from './watch/index.js';
 
+export { diff } from './diff/index.js';
+export type { DiffOptions, DiffReport, ItemChange } from './diff/index.js';
+
 export { openStore } from './store/index.js';
 export type { Store } from './store/index.js';

@@ -10,6 +10,7 @@ import { pullCommand } from './pull-command.js';
 import { statusCommand } from './status-command.js';
 import { verifyCommand } from './verify-command.js';
 import { backupCommand } from './backup-command.js';
+import { diffCommand } from './diff-command.js';
 import { buildCommand } from './build-command.js';
 import { runCommand } from './run-command.js';
 import { serveCommand } from './serve-command.js';
@@ -47,6 +48,7 @@ export function buildProgram(io: CliIo): Command {
     statusCommand(io),
     verifyCommand(io),
     backupCommand(io),
+    diffCommand(io),
     buildCommand(io),
     runCommand(io),
     serveCommand(io),
