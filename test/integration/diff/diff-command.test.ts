@@ -133,24 +133,26 @@ describe('cms-mirror diff', () => {
       const none = await cli(['diff', ...args, ...mode, '--json']);
       expect([none.code, listed(none)]).toEqual([0, []]);
     }
+  }, 240_000);
+
+  async function refused(extra: string[], pattern: RegExp): Promise<void> {
+    const result = await cli(['diff', ...extra]);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(pattern);
+  }
+
+  it('refuses a cache pulled without --backup (exit 2, one line)', async () => {
+    const { site, temp } = fixture;
+    const plain = await cli(['pull', ...common(site, temp.file), '--json']);
+    expect(plain.code).toBe(0);
+    await refused([...common(site, temp.file), '--live'], /without --backup/);
+    await refused([...common(site, temp.file), '--since', '1h'], /without --backup/);
   });
 
-  it('refuses, exit 2 and one line: a cache pulled without --backup, a snapshot of another site, a time before the history, bad flags', async () => {
+  it('refuses a snapshot of another site (exit 2, one line)', async () => {
     const { site, temp } = fixture;
-    const args = common(site, temp.file);
-    const plain = join(temp.dir, 'plain.sqlite');
-    const plainPull = await cli(['pull', ...common(site, plain), '--json']);
-    expect(plainPull.code).toBe(0);
-    const refused = async (extra: string[], pattern: RegExp): Promise<void> => {
-      const result = await cli(['diff', ...extra]);
-      expect(result.code, result.stderr).toBe(2);
-      expect(result.stdout).toBe('');
-      expect(result.stderr.trim().split('\n')).toHaveLength(1);
-      expect(result.stderr).toMatch(pattern);
-    };
-    await refused([...common(site, plain), '--live'], /without --backup/);
-
-    const before = new Date(Date.now() - 60_000).toISOString();
     await pullBackup(site, temp.file);
     const other = await startReference();
     try {
@@ -159,12 +161,19 @@ describe('cms-mirror diff', () => {
       await pullBackup(other, otherCache);
       expect((await cli(['backup', '--cache', otherCache, '--to', otherSnapshot])).code).toBe(0);
       await refused(
-        [...args, '--snapshot', otherSnapshot],
+        [...common(site, temp.file), '--snapshot', otherSnapshot],
         /is of http:\/\/127\.0\.0\.1:\d+.*diff compares two states of one site/,
       );
     } finally {
       await other.close();
     }
+  });
+
+  it('refuses a time before the first backup pull, a bad TIME and bad flags (exit 2, one line)', async () => {
+    const { site, temp } = fixture;
+    const args = common(site, temp.file);
+    const before = new Date(Date.now() - 60_000).toISOString();
+    await pullBackup(site, temp.file);
     await refused([...args, '--since', before], /before the cache's first --backup pull/);
     await refused(
       [...args, '--since', '2026-11-24T06:00:00'],
