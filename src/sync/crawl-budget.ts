@@ -7,9 +7,17 @@
  * N is what the client can know without trusting the server's headers: the larger of the
  * distinct ids of usable records (an id and a `modified_gmt`) the site listed during this pull
  * and the live items the cache held when it started (probing those for deletions costs one
- * request per page of them).
+ * request per page of them), never more than `maxItems` (by default `MAX_LIST_ITEMS`, the most
+ * any listing is read to): a server that answers every page with items never seen before
+ * would otherwise buy three more requests with each page, for ever.
  */
-import { redactUrl, type CmsClient, type CmsResponse, type Query } from '../client/index.js';
+import {
+  MAX_LIST_ITEMS,
+  redactUrl,
+  type CmsClient,
+  type CmsResponse,
+  type Query,
+} from '../client/index.js';
 import { SiteError } from '../errors.js';
 import { isGmt } from './gmt-time.js';
 
@@ -25,6 +33,7 @@ export class CrawlBudget {
   readonly #perPage: number;
   readonly #cached: number;
   readonly #label: string;
+  readonly #maxItems: number;
   readonly #ids = new Set<number>();
   #spent = 0;
 
@@ -32,11 +41,13 @@ export class CrawlBudget {
    * @param perPage `per_page` of the stream's requests.
    * @param cached live items of this collection in the cache when the pull started.
    * @param label names the collection in the message (`posts in pl`).
+   * @param maxItems the most items a collection may have; more is refused.
    */
-  constructor(perPage: number, cached: number, label: string) {
+  constructor(perPage: number, cached: number, label: string, maxItems = MAX_LIST_ITEMS) {
     this.#perPage = Math.max(1, perPage);
     this.#cached = cached;
     this.#label = label;
+    this.#maxItems = maxItems;
   }
 
   /** List requests sent so far. */
@@ -46,7 +57,7 @@ export class CrawlBudget {
 
   /** The most list requests this stream may send, given what it has seen so far. */
   get limit(): number {
-    const items = Math.max(this.#ids.size, this.#cached);
+    const items = Math.min(this.#maxItems, Math.max(this.#ids.size, this.#cached));
     return REQUESTS_PER_PAGE * Math.ceil(items / this.#perPage) + EXTRA_REQUESTS;
   }
 
@@ -63,6 +74,12 @@ export class CrawlBudget {
   }
 
   #take(url: string): void {
+    if (this.#ids.size > this.#maxItems) {
+      throw new SiteError(
+        url,
+        `${url}: the site listed more than ${this.#maxItems.toLocaleString('en-US')} ${this.#label}, the most a pull mirrors per collection (a server that invents new items on every page looks like this); what was stored is kept`,
+      );
+    }
     if (this.#spent >= this.limit) {
       throw new SiteError(
         url,
@@ -81,7 +98,8 @@ export class CrawlBudget {
         modified_gmt?: unknown;
       };
       if (typeof id === 'number' && Number.isSafeInteger(id) && id > 0 && isGmt(modified)) {
-        this.#ids.add(id);
+        // One past the cap is enough to refuse: the set never holds an endless list.
+        if (this.#ids.size <= this.#maxItems) this.#ids.add(id);
       }
     }
   }
