@@ -95,6 +95,8 @@ async function serveApi(
 ): Promise<number> {
   const dispatcher = deps.dispatchers.get(lang) as Dispatcher;
   const method = methodOf(req, new URLSearchParams(search));
+  const isBatch = method === 'POST' && routePath.replace(/\/+$/, '') === '/batch/v1';
+  const batchCut = isBatch ? deps.faults().spec.batchCut : undefined;
   let response: RestResponse;
   try {
     const bytes = await readBody(req);
@@ -123,10 +125,16 @@ async function serveApi(
       upload: body.upload,
       user,
       headers,
+      batchCut,
     });
   } catch (error) {
     if (!(error instanceof RestError)) throw error;
     response = errorResponse(error);
+  }
+  if (batchCut !== undefined) {
+    // The server died part-way through the batch: what ran stays done, no answer leaves.
+    req.socket.destroy();
+    return 0;
   }
   return sendJson(res, response, truncate && response.status < 400);
 }
