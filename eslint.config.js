@@ -65,7 +65,6 @@ export default tseslint.config(
       'src/migrate/migrate.ts',
       'src/push/push.ts',
       'src/push/run-push.ts',
-      'src/reference/control.ts',
       'src/reference/dispatch.ts',
       'src/reference/handlers/items.ts',
       'src/reference/handlers/seo.ts',
