@@ -67,8 +67,6 @@ export default tseslint.config(
       'src/push/run-push.ts',
       'src/reference/handlers/seo.ts',
       'src/reference/list-args.ts',
-      'src/reference/query-items.ts',
-      'src/reference/route-table.ts',
       'src/reference/seed.ts',
       'src/site/build-site.ts',
       'src/site/eleventy-renderer.ts',
