@@ -23,16 +23,8 @@ import { SEO_ROUTES } from './seo-routes.js';
 import { int, route, str } from './route-builders.js';
 import { namespaceIndexHandler, siteIndexHandler } from './handlers/site-index.js';
 import { MEDIA_SCHEMA, PAGE_SCHEMA, POST_SCHEMA, writableArgs } from './item-schema.js';
-import {
-  ITEM_DELETE_ARGS,
-  ITEM_READ_ARGS,
-  MEDIA_LIST_ARGS,
-  PAGE_LIST_ARGS,
-  POST_LIST_ARGS,
-  REVISION_LIST_ARGS,
-  contextArg,
-  idArg,
-} from './list-args.js';
+import { MEDIA_LIST_ARGS, PAGE_LIST_ARGS, POST_LIST_ARGS, contextArg } from './list-args.js';
+import { ITEM_DELETE_ARGS, ITEM_READ_ARGS, REVISION_LIST_ARGS, idArg } from './item-args.js';
 import { text } from './localized.js';
 import type { Localized } from './localized.js';
 import type { RouteDef } from './route-types.js';
