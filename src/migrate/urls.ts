@@ -65,16 +65,15 @@ export function mapSourceUrl(value: string, index: SourceIndex, base?: string): 
   const full = url.href;
   url.search = '';
   const path = url.href;
-  const exact =
-    context.urls.get(full) ??
-    (search === '' ? undefined : context.urls.get(path)) ??
-    context.urls.get(withSlash(path));
-  if (exact !== undefined) {
-    return { kind: 'mapped', url: exact + (context.urls.has(full) ? '' : search) + hash };
-  }
+  const direct = context.urls.get(full);
+  if (direct !== undefined) return { kind: 'mapped', url: direct + hash };
   const onHome = withSlash(path) === home.href;
   const short = onHome ? shortLinkQuery(search) : undefined;
+  // By its id, before the path: the home may also be a page's link (a front page).
   if (short !== undefined) return shortLink(short, context, hash);
+  const exact =
+    (search === '' ? undefined : context.urls.get(path)) ?? context.urls.get(withSlash(path));
+  if (exact !== undefined) return { kind: 'mapped', url: exact + search + hash };
   const marker = url.pathname.indexOf(UPLOADS_MARKER);
   if (marker >= 0) {
     const file = index.uploads.get(decodePath(url.pathname.slice(marker + UPLOADS_MARKER.length)));

@@ -1,9 +1,8 @@
 import { UsageError } from '../errors.js';
 import { FaultInjector } from './faults.js';
 import type { FaultSpec } from './faults.js';
-import { registerFile } from './media-files.js';
-import { encodeStripePng } from './png.js';
 import { recordRevision } from './items-write.js';
+import { attachStripePng, publishedItem } from './small-items.js';
 import { parseDateTime, toEpochSeconds } from './site-dates.js';
 import type { SiteState } from './site-state.js';
 import { TYPE_OF_COLLECTION } from './store.js';
@@ -64,27 +63,106 @@ function copy(item: StoredItem): StoredItem {
   return structuredClone(item);
 }
 
+function storeOf(site: SiteState, lang: string): LangStore {
+  const store = site.stores.get(lang);
+  if (!store)
+    throw new UsageError(
+      `The reference site has no language "${lang}" (it has ${site.languages.join(', ')}).`,
+    );
+  return store;
+}
+
+function itemOf(site: SiteState, lang: string, type: ContentType, id: number): StoredItem {
+  const item = storeOf(site, lang).getItem(TYPE_OF_COLLECTION[type], id);
+  if (!item) throw new UsageError(`No ${type} item ${id} in "${lang}".`);
+  return item;
+}
+
+function fieldsWithoutKeys(fields: ItemFields): ItemFields {
+  const { dateGmt: _date, modifiedGmt: _modified, ...rest } = fields;
+  return rest;
+}
+
+/** `control.createItems`: published items (media with a small PNG), ids from the counter. */
+function createItems(
+  site: SiteState,
+  lang: string,
+  type: ContentType,
+  count: number,
+  fields: ItemFields,
+): StoredItem[] {
+  const store = storeOf(site, lang);
+  const now = toEpochSeconds(site.clock());
+  const itemType = TYPE_OF_COLLECTION[type];
+  const created: StoredItem[] = [];
+  for (let n = 0; n < count; n++) {
+    const id = store.allocateId();
+    const item: StoredItem = {
+      ...publishedItem(id, itemType, fields.dateGmt ?? now, {
+        slug: `created-${id}`,
+        title: `Created ${id}`,
+        content:
+          itemType === 'attachment'
+            ? ''
+            : `<!-- cms:paragraph -->\n<p>Created item ${id}.</p>\n<!-- /cms:paragraph -->`,
+      }),
+      modifiedGmt: fields.modifiedGmt ?? fields.dateGmt ?? now,
+      ...fieldsWithoutKeys(fields),
+    };
+    if (itemType === 'attachment') {
+      item.content = '';
+      attachStripePng(store, site.base, item, {
+        file: `created/created-${id}.png`,
+        lastModified: now,
+        background: [id % 256, 80, 160],
+      });
+    }
+    store.add(item);
+    created.push(copy(item));
+  }
+  return created;
+}
+
+function setModified(
+  site: SiteState,
+  lang: string,
+  type: ContentType,
+  ids: readonly number[],
+  modifiedGmt: string | Date,
+): void {
+  const epoch =
+    modifiedGmt instanceof Date ? toEpochSeconds(modifiedGmt) : parseDateTime(modifiedGmt, 0);
+  if (epoch === undefined) throw new UsageError(`"${String(modifiedGmt)}" is not a date-time.`);
+  const store = storeOf(site, lang);
+  for (const id of ids) {
+    store.mutate(itemOf(site, lang, type, id), (item) => {
+      item.modifiedGmt = epoch;
+    });
+  }
+}
+
+function updateItem(
+  site: SiteState,
+  [lang, type, id]: [string, ContentType, number],
+  fields: ItemFields,
+  authorId: number,
+): StoredItem {
+  const store = storeOf(site, lang);
+  const item = itemOf(site, lang, type, id);
+  const now = toEpochSeconds(site.clock());
+  store.mutate(item, (target) => {
+    Object.assign(target, fieldsWithoutKeys(fields));
+    if (fields.dateGmt !== undefined) target.dateGmt = fields.dateGmt;
+    target.modifiedGmt = fields.modifiedGmt ?? now;
+  });
+  recordRevision(store, item, authorId, now);
+  return copy(item);
+}
+
 export function createControl(
   site: SiteState,
   setInjector: (injector: FaultInjector) => void,
 ): ReferenceControl {
-  const storeOf = (lang: string): LangStore => {
-    const store = site.stores.get(lang);
-    if (!store)
-      throw new UsageError(
-        `The reference site has no language "${lang}" (it has ${site.languages.join(', ')}).`,
-      );
-    return store;
-  };
-  const itemOf = (lang: string, type: ContentType, id: number): StoredItem => {
-    const item = storeOf(lang).getItem(TYPE_OF_COLLECTION[type], id);
-    if (!item) throw new UsageError(`No ${type} item ${id} in "${lang}".`);
-    return item;
-  };
-  const fieldsWithoutKeys = (fields: ItemFields): ItemFields => {
-    const { dateGmt: _date, modifiedGmt: _modified, ...rest } = fields;
-    return rest;
-  };
   return {
     setFaults(spec) {
       setInjector(new FaultInjector(spec ?? {}));
@@ -92,115 +170,30 @@ export function createControl(
     clearLog() {
       site.log.length = 0;
     },
-    setModified(lang, type, ids, modifiedGmt) {
-      const epoch =
-        modifiedGmt instanceof Date ? toEpochSeconds(modifiedGmt) : parseDateTime(modifiedGmt, 0);
-      if (epoch === undefined) throw new UsageError(`"${String(modifiedGmt)}" is not a date-time.`);
-      const store = storeOf(lang);
-      for (const id of ids) {
-        store.mutate(itemOf(lang, type, id), (item) => {
-          item.modifiedGmt = epoch;
-        });
-      }
-    },
-    createItems(lang, type, count, fields = {}) {
-      const store = storeOf(lang);
-      const now = toEpochSeconds(site.clock());
-      const created: StoredItem[] = [];
-      for (let n = 0; n < count; n++) {
-        const id = store.allocateId();
-        const itemType = TYPE_OF_COLLECTION[type];
-        const item: StoredItem = {
-          id,
-          type: itemType,
-          dateGmt: fields.dateGmt ?? now,
-          modifiedGmt: fields.modifiedGmt ?? fields.dateGmt ?? now,
-          slug: `created-${id}`,
-          status: itemType === 'attachment' ? 'inherit' : 'publish',
-          password: '',
-          title: `Created ${id}`,
-          content: `<!-- cms:paragraph -->\n<p>Created item ${id}.</p>\n<!-- /cms:paragraph -->`,
-          excerpt: '',
-          author: 1,
-          featuredMedia: 0,
-          commentStatus: 'closed',
-          pingStatus: 'closed',
-          template: '',
-          format: 'standard',
-          sticky: false,
-          categories: itemType === 'post' ? [1] : [],
-          tags: [],
-          parent: 0,
-          menuOrder: 0,
-          meta: itemType === 'attachment' ? {} : { footnotes: '' },
-          media: undefined,
-          ...fieldsWithoutKeys(fields),
-        };
-        if (itemType === 'attachment') {
-          const file = `created/created-${id}.png`;
-          item.content = '';
-          item.media = {
-            file,
-            mimeType: 'image/png',
-            width: 16,
-            height: 16,
-            altText: '',
-            caption: '',
-            description: '',
-            sizes: [],
-          };
-          registerFile(store, site.base, file, {
-            owner: id,
-            mimeType: 'image/png',
-            lastModified: now,
-            bytes: () =>
-              encodeStripePng({
-                width: 16,
-                height: 16,
-                background: [id % 256, 80, 160],
-                foreground: [255, 255, 255],
-                stripe: 4,
-              }),
-          });
-        }
-        store.add(item);
-        created.push(copy(item));
-      }
-      return created;
-    },
-    updateItem(lang, type, id, fields, authorId = 2) {
-      const store = storeOf(lang);
-      const item = itemOf(lang, type, id);
-      const now = toEpochSeconds(site.clock());
-      store.mutate(item, (target) => {
-        Object.assign(target, fieldsWithoutKeys(fields));
-        if (fields.dateGmt !== undefined) target.dateGmt = fields.dateGmt;
-        target.modifiedGmt = fields.modifiedGmt ?? now;
-      });
-      recordRevision(store, item, authorId, now);
-      return copy(item);
-    },
+    setModified: (lang, type, ids, modifiedGmt) => setModified(site, lang, type, ids, modifiedGmt),
+    createItems: (lang, type, count, fields = {}) => createItems(site, lang, type, count, fields),
+    updateItem: (lang, type, id, fields, authorId = 2) =>
+      updateItem(site, [lang, type, id], fields, authorId),
     deleteItem(lang, type, id) {
-      const store = storeOf(lang);
-      const item = itemOf(lang, type, id);
-      store.remove(item);
+      const store = storeOf(site, lang);
+      store.remove(itemOf(site, lang, type, id));
       for (const [path, file] of store.files) if (file.owner === id) store.files.delete(path);
     },
     getItem(lang, type, id) {
-      const item = storeOf(lang).getItem(TYPE_OF_COLLECTION[type], id);
+      const item = storeOf(site, lang).getItem(TYPE_OF_COLLECTION[type], id);
       return item ? copy(item) : undefined;
     },
     listItems(lang, type) {
-      return storeOf(lang).indexes[TYPE_OF_COLLECTION[type]].all.map(copy);
+      return storeOf(site, lang).indexes[TYPE_OF_COLLECTION[type]].all.map(copy);
     },
     listRevisions(lang, type, id) {
-      itemOf(lang, type, id);
-      return storeOf(lang)
+      itemOf(site, lang, type, id);
+      return storeOf(site, lang)
         .revisionsOf(id)
         .map((revision) => structuredClone(revision));
     },
     listFiles(lang) {
-      return [...storeOf(lang).files].map(([path, file]) => ({
+      return [...storeOf(site, lang).files].map(([path, file]) => ({
         url: `${site.base}${path}`,
         owner: file.owner,
         bytes: file.bytes(),

@@ -25,6 +25,47 @@ export function errorResponse(error: RestError): RestResponse {
   return { status: error.status, body: error.toBody(), headers: {} };
 }
 
+/** Matches route and method, then validates the parameters (the handler is not called). */
+function prepareRequest(
+  routes: readonly RouteDef[],
+  request: RestRequest,
+  options: { batch?: boolean },
+): PreparedRequest | RestError {
+  const path = normalizePath(request.path);
+  for (const route of routes) {
+    const match = route.pattern.exec(path);
+    if (!match) continue;
+    const endpoint = route.endpoints.find((candidate) =>
+      candidate.methods.includes(request.method),
+    );
+    if (!endpoint) continue;
+    if (options.batch && !endpoint.allowBatch) {
+      return new RestError(
+        400,
+        'rest_batch_not_allowed',
+        'The requested route does not support batch requests.',
+      );
+    }
+    const urlParams: Record<string, string> = { ...(match.groups ?? {}) };
+    // Precedence: URL parameters over body over query (the route's own ids always win).
+    const merged: Record<string, unknown> = {
+      ...request.query,
+      ...(request.body ?? {}),
+      ...urlParams,
+    };
+    try {
+      const params = validateParams(endpoint.args, merged, {
+        authenticated: request.user !== undefined,
+      });
+      return { request, route, endpoint, urlParams, params };
+    } catch (error) {
+      if (error instanceof RestError) return error;
+      throw error;
+    }
+  }
+  return noRoute();
+}
+
 export function createDispatcher(
   site: SiteState,
   lang: string,
@@ -33,44 +74,8 @@ export function createDispatcher(
   const store = site.stores.get(lang);
   if (!store) throw new Error(`unknown language ${lang}`);
 
-  const prepare = (
-    request: RestRequest,
-    options: { batch?: boolean } = {},
-  ): PreparedRequest | RestError => {
-    const path = normalizePath(request.path);
-    for (const route of routes) {
-      const match = route.pattern.exec(path);
-      if (!match) continue;
-      const endpoint = route.endpoints.find((candidate) =>
-        candidate.methods.includes(request.method),
-      );
-      if (!endpoint) continue;
-      if (options.batch && !endpoint.allowBatch) {
-        return new RestError(
-          400,
-          'rest_batch_not_allowed',
-          'The requested route does not support batch requests.',
-        );
-      }
-      const urlParams: Record<string, string> = { ...(match.groups ?? {}) };
-      // Precedence: URL parameters over body over query (the route's own ids always win).
-      const merged: Record<string, unknown> = {
-        ...request.query,
-        ...(request.body ?? {}),
-        ...urlParams,
-      };
-      try {
-        const params = validateParams(endpoint.args, merged, {
-          authenticated: request.user !== undefined,
-        });
-        return { request, route, endpoint, urlParams, params };
-      } catch (error) {
-        if (error instanceof RestError) return error;
-        throw error;
-      }
-    }
-    return noRoute();
-  };
+  const prepare = (request: RestRequest, options: { batch?: boolean } = {}) =>
+    prepareRequest(routes, request, options);
 
   const execute = (prepared: PreparedRequest): RestResponse => {
     const { request, route, endpoint, params, urlParams } = prepared;

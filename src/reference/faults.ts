@@ -5,7 +5,8 @@ import type { Rng } from './rng.js';
 /**
  * Fault injection for reliability tests: added latency and, per request, at most one of a
  * 500, a 429 with Retry-After, a dropped connection, a truncated body or a long hang. Draws
- * come from a seeded RNG, so a test sees the same faults on every run.
+ * come from a seeded RNG, so a test sees the same faults on every run. Apart from the draws,
+ * `batchCut` makes every batch stop part-way and drop its answer.
  */
 export interface FaultSpec {
   /** Delay added to every request, in ms; `[min, max]` draws uniformly. @default 0 */
@@ -26,6 +27,13 @@ export interface FaultSpec {
   readonly slowMs?: number;
   /** Seed of the fault RNG. @default 1 */
   readonly seed?: number;
+  /**
+   * A batch (`POST /batch/v1`) carries out only its first `batchCut` sub-requests, then the
+   * connection is dropped without an answer: a server process that dies in the middle of a
+   * batch (what it did stays done, the client never hears of it). Every batch while set.
+   * @default none
+   */
+  readonly batchCut?: number;
 }
 
 export type FaultKind = 'none' | 'error' | '429' | 'reset' | 'truncate' | 'slow';
@@ -45,6 +53,7 @@ const KNOWN_KEYS = [
   'slowMs',
   'retryAfter',
   'faultSeed',
+  'batchCut',
 ];
 
 function fail(message: string): never {
@@ -121,6 +130,9 @@ export function parseFaults(spec: string): FaultSpec {
       case 'faultSeed':
         out.seed = parseInteger(key, value);
         break;
+      case 'batchCut':
+        out.batchCut = parseInteger(key, value);
+        break;
       default:
         fail(`unknown key "${key}" (known keys: ${KNOWN_KEYS.join(', ')})`);
     }
@@ -147,6 +159,9 @@ export function validateFaults(spec: FaultSpec): FaultSpec {
   const latencies =
     latency === undefined ? [] : typeof latency === 'number' ? [latency] : [...latency];
   if (latencies.some((ms) => !Number.isFinite(ms) || ms < 0)) fail('latency must be >= 0 ms');
+  const cut = spec.batchCut;
+  if (cut !== undefined && !(Number.isInteger(cut) && cut >= 0))
+    fail(`batchCut must be a whole number >= 0, got ${String(cut)}`);
   return spec;
 }
 

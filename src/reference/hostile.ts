@@ -1,5 +1,4 @@
-import { registerFile } from './media-files.js';
-import { encodeStripePng } from './png.js';
+import { attachStripePng, publishedItem } from './small-items.js';
 import type { LangStore, StoredItem } from './store.js';
 
 /**
@@ -47,31 +46,11 @@ const HOSTILE_HTML = [
 ].join('\n');
 
 function hostileItem(id: number, type: StoredItem['type'], slug: string, date: number): StoredItem {
-  return {
-    id,
-    type,
-    dateGmt: date,
-    modifiedGmt: date,
+  return publishedItem(id, type, date, {
     slug,
-    status: type === 'attachment' ? 'inherit' : 'publish',
-    password: '',
     title: `<script>alert("title")</script>Hostile ${JSON.stringify(slug).slice(1, 40)}`,
     content: type === 'attachment' ? '' : HOSTILE_HTML,
-    excerpt: '',
-    author: 1,
-    featuredMedia: 0,
-    commentStatus: 'closed',
-    pingStatus: 'closed',
-    template: '',
-    format: 'standard',
-    sticky: false,
-    categories: type === 'post' ? [1] : [],
-    tags: [],
-    parent: 0,
-    menuOrder: 0,
-    meta: type === 'attachment' ? {} : { footnotes: '' },
-    media: undefined,
-  };
+  });
 }
 
 export function addHostileItems(store: LangStore, base: string): void {
@@ -95,29 +74,13 @@ export function addHostileItems(store: LangStore, base: string): void {
       name.replace(/\.png$/, ''),
       date - index * 60,
     );
-    const file = `2025/01/${name}`;
-    item.media = {
-      file,
-      mimeType: 'image/png',
-      width: 16,
-      height: 16,
-      altText: name,
-      caption: '',
-      description: '',
-      sizes: [],
-    };
-    registerFile(store, base, file, {
-      owner: item.id,
-      mimeType: 'image/png',
+    attachStripePng(store, base, item, {
+      file: `2025/01/${name}`,
       lastModified: date,
-      bytes: () =>
-        encodeStripePng({
-          width: 16,
-          height: 16,
-          background: [200, 0, 0],
-          foreground: [0, 0, 0],
-          stripe: 2,
-        }),
+      altText: name,
+      background: [200, 0, 0],
+      foreground: [0, 0, 0],
+      stripe: 2,
     });
     items.push(item);
   });

@@ -95,6 +95,8 @@ async function serveApi(
 ): Promise<number> {
   const dispatcher = deps.dispatchers.get(lang) as Dispatcher;
   const method = methodOf(req, new URLSearchParams(search));
+  const isBatch = method === 'POST' && routePath.replace(/\/+$/, '') === '/batch/v1';
+  const batchCut = isBatch ? deps.faults().spec.batchCut : undefined;
   let response: RestResponse;
   try {
     const bytes = await readBody(req);
@@ -123,10 +125,16 @@ async function serveApi(
       upload: body.upload,
       user,
       headers,
+      batchCut,
     });
   } catch (error) {
     if (!(error instanceof RestError)) throw error;
     response = errorResponse(error);
+  }
+  if (batchCut !== undefined) {
+    // The server died part-way through the batch: what ran stays done, no answer leaves.
+    req.socket.destroy();
+    return 0;
   }
   return sendJson(res, response, truncate && response.status < 400);
 }
@@ -171,6 +179,58 @@ function serveFile(
   return 200;
 }
 
+/** Outside the API and the uploads: the admin page, short links, a language's home, else 404. */
+function servePage(site: SiteState, res: ServerResponse, path: string, search: string): number {
+  if (path === '/cms-admin/authorize-application.php') {
+    return html(
+      res,
+      200,
+      'Authorize application',
+      '<h1>Authorize application</h1><p>Application passwords are created by the site administrator.</p>',
+    );
+  }
+  const home = /^\/([^/]+)\/?$/.exec(path);
+  if (home && site.languages.includes(home[1] as string) && isShortLinkQuery(search)) {
+    const target = shortLinkTarget(site, home[1] as string, search);
+    if (target === undefined) return html(res, 404, 'Not found', '<h1>Not found</h1>');
+    res.writeHead(301, { Location: target, 'Content-Length': 0 });
+    res.end();
+    return 301;
+  }
+  if (home && site.languages.includes(home[1] as string)) {
+    return html(res, 200, 'cms-mirror reference', `<h1>cms-mirror reference (${home[1]})</h1>`);
+  }
+  return html(res, 404, 'Not found', '<h1>Not found</h1>');
+}
+
+/** An injected 500 or 429 (with `Retry-After`). */
+function sendFaultAnswer(deps: ServerDeps, res: ServerResponse, kind: 'error' | '429'): number {
+  const tooMany = kind === '429';
+  const error = tooMany
+    ? new RestError(429, 'rest_too_many_requests', 'Too many requests. Try again later.')
+    : new RestError(
+        500,
+        'internal_server_error',
+        'There has been a critical error on this website.',
+      );
+  const retryAfter = String(deps.faults().spec.retryAfterSeconds ?? 1);
+  return sendJson(
+    res,
+    { ...errorResponse(error), headers: tooMany ? { 'Retry-After': retryAfter } : {} },
+    false,
+  );
+}
+
+/** A bug in the reference: answer 500 with the message so the failing test shows it. */
+function sendInternalError(res: ServerResponse, error: unknown): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  sendJson(res, errorResponse(new RestError(500, 'reference_internal_error', message)), false);
+}
+
 export function createRequestListener(
   deps: ServerDeps,
 ): (req: IncomingMessage, res: ServerResponse) => void {
@@ -199,33 +259,7 @@ export function createRequestListener(
     // A long-running demo must not grow without bound; tests read far fewer entries.
     if (site.log.length > MAX_LOG_ENTRIES) site.log.splice(0, site.log.length - MAX_LOG_ENTRIES);
     const run = async (): Promise<number> => {
-      if (!servedUpload && (!known || !api)) {
-        if (path === '/cms-admin/authorize-application.php') {
-          return html(
-            res,
-            200,
-            'Authorize application',
-            '<h1>Authorize application</h1><p>Application passwords are created by the site administrator.</p>',
-          );
-        }
-        const home = /^\/([^/]+)\/?$/.exec(path);
-        if (home && site.languages.includes(home[1] as string) && isShortLinkQuery(search)) {
-          const target = shortLinkTarget(site, home[1] as string, search);
-          if (target === undefined) return html(res, 404, 'Not found', '<h1>Not found</h1>');
-          res.writeHead(301, { Location: target, 'Content-Length': 0 });
-          res.end();
-          return 301;
-        }
-        if (home && site.languages.includes(home[1] as string)) {
-          return html(
-            res,
-            200,
-            'cms-mirror reference',
-            `<h1>cms-mirror reference (${home[1]})</h1>`,
-          );
-        }
-        return html(res, 404, 'Not found', '<h1>Not found</h1>');
-      }
+      if (!servedUpload && (!known || !api)) return servePage(site, res, path, search);
       const decision = deps.faults().decide();
       await wait(deps, decision.delayMs);
       if (decision.kind === 'reset') {
@@ -234,20 +268,7 @@ export function createRequestListener(
       }
       if (decision.kind === 'error' || decision.kind === '429') {
         await readBody(req).catch(() => Buffer.alloc(0));
-        const tooMany = decision.kind === '429';
-        const error = tooMany
-          ? new RestError(429, 'rest_too_many_requests', 'Too many requests. Try again later.')
-          : new RestError(
-              500,
-              'internal_server_error',
-              'There has been a critical error on this website.',
-            );
-        const retryAfter = String(deps.faults().spec.retryAfterSeconds ?? 1);
-        return sendJson(
-          res,
-          { ...errorResponse(error), headers: tooMany ? { 'Retry-After': retryAfter } : {} },
-          false,
-        );
+        return sendFaultAnswer(deps, res, decision.kind);
       }
       if (decision.kind === 'slow') await wait(deps, deps.faults().spec.slowMs ?? 30_000);
       const truncate = decision.kind === 'truncate';
@@ -260,16 +281,8 @@ export function createRequestListener(
         entry.status = status;
       })
       .catch((error: unknown) => {
-        // A bug in the reference: answer 500 with the message so the failing test shows it.
         entry.status = 500;
-        if (!res.headersSent) {
-          const message = error instanceof Error ? error.message : String(error);
-          sendJson(
-            res,
-            errorResponse(new RestError(500, 'reference_internal_error', message)),
-            false,
-          );
-        } else res.destroy();
+        sendInternalError(res, error);
       });
   };
 }

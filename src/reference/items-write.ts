@@ -105,20 +105,42 @@ export function planWrite(
   if (typeof params.comment_status === 'string') patch.commentStatus = params.comment_status;
   if (typeof params.ping_status === 'string') patch.pingStatus = params.ping_status;
   if (typeof params.template === 'string') patch.template = params.template;
-  if (current.type === 'post') {
-    if (typeof params.format === 'string') patch.format = params.format;
-    if (typeof params.sticky === 'boolean') patch.sticky = params.sticky;
-    for (const [field, taxonomy] of [
-      ['categories', 'category'],
-      ['tags', 'post_tag'],
-    ] as const) {
-      const ids = params[field];
-      if (!Array.isArray(ids)) continue;
-      // Unknown term ids are dropped silently, as servers do.
-      const known = (ids as number[]).filter((id) => store.termById(id)?.taxonomy === taxonomy);
-      patch[field] = field === 'categories' && known.length === 0 ? [1] : [...new Set(known)];
-    }
+  if (current.type === 'post') planPostFields(store, params, patch);
+  planParent(store, current, params, patch);
+  if (params.meta !== undefined && typeof params.meta === 'object' && params.meta !== null) {
+    patch.meta = { ...current.meta, ...(params.meta as Record<string, unknown>) };
   }
+  settleStatusAndSlug(store, current, patch, now);
+  return patch;
+}
+
+/** A post's own fields: format, sticky and term ids (unknown ids dropped, as servers do). */
+function planPostFields(
+  store: LangStore,
+  params: Readonly<Record<string, unknown>>,
+  patch: Patch,
+): void {
+  if (typeof params.format === 'string') patch.format = params.format;
+  if (typeof params.sticky === 'boolean') patch.sticky = params.sticky;
+  for (const [field, taxonomy] of [
+    ['categories', 'category'],
+    ['tags', 'post_tag'],
+  ] as const) {
+    const ids = params[field];
+    if (!Array.isArray(ids)) continue;
+    // Unknown term ids are dropped silently, as servers do.
+    const known = (ids as number[]).filter((id) => store.termById(id)?.taxonomy === taxonomy);
+    patch[field] = field === 'categories' && known.length === 0 ? [1] : [...new Set(known)];
+  }
+}
+
+/** A page's parent (no loops) and menu order, or the post a media item is attached to. */
+function planParent(
+  store: LangStore,
+  current: StoredItem,
+  params: Readonly<Record<string, unknown>>,
+  patch: Patch,
+): void {
   if (current.type === 'page') {
     if (typeof params.parent === 'number') {
       const parent = params.parent;
@@ -141,9 +163,18 @@ export function planWrite(
     }
     patch.parent = params.post;
   }
-  if (params.meta !== undefined && typeof params.meta === 'object' && params.meta !== null) {
-    patch.meta = { ...current.meta, ...(params.meta as Record<string, unknown>) };
-  }
+}
+
+/**
+ * What follows from the patched item: sticky and password exclude each other, the date
+ * decides between publish and future, and a published item gets a unique slug.
+ */
+function settleStatusAndSlug(
+  store: LangStore,
+  current: StoredItem,
+  patch: Patch,
+  now: number,
+): void {
   const sticky = patch.sticky ?? current.sticky;
   const password = patch.password ?? current.password;
   if (sticky && password !== '') {
@@ -165,7 +196,6 @@ export function planWrite(
     slug,
   );
   if (finalSlug !== current.slug) patch.slug = finalSlug;
-  return patch;
 }
 
 export function applyMediaFields(

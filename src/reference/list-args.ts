@@ -1,6 +1,12 @@
 import type { ArgMap, ArgSchema, CheckContext, Issue } from './arg-schema.js';
 import { POST_FORMATS } from './item-schema.js';
 import { text } from './localized.js';
+import {
+  includeChildrenProperty,
+  operatorProperty,
+  taxonomyArg,
+  termsProperty,
+} from './taxonomy-args.js';
 
 /**
  * Query arguments of collections and item reads, exactly as the spec lists them (defaults,
@@ -36,7 +42,7 @@ export const contextArg = (fallback: 'view' | 'embed' = 'view'): ArgSchema => ({
   ),
 });
 
-const pageArg: ArgSchema = {
+export const pageArg: ArgSchema = {
   type: 'integer',
   default: 1,
   minimum: 1,
@@ -46,7 +52,7 @@ const pageArg: ArgSchema = {
     'Página actual de la colección.',
   ),
 };
-const perPageArg: ArgSchema = {
+export const perPageArg: ArgSchema = {
   type: 'integer',
   default: 10,
   minimum: 1,
@@ -57,7 +63,7 @@ const perPageArg: ArgSchema = {
     'Número máximo de elementos que se devolverán en el conjunto de resultados.',
   ),
 };
-const searchArg: ArgSchema = {
+export const searchArg: ArgSchema = {
   type: 'string',
   description: text(
     'Limit results to those matching a string.',
@@ -114,14 +120,14 @@ const authorExcludeArg = intList(
     'Asegurar que el conjunto de resultados excluya las entradas de autores específicos.',
   ),
 );
-const excludeArg = intList(
+export const excludeArg = intList(
   text(
     'Ensure result set excludes specific IDs.',
     'Wyklucz z wyników określone identyfikatory.',
     'Asegurar que el conjunto de resultados excluya IDs específicos.',
   ),
 );
-const includeArg = intList(
+export const includeArg = intList(
   text(
     'Limit result set to specific IDs.',
     'Ogranicz wyniki do określonych identyfikatorów.',
@@ -137,7 +143,7 @@ const searchSemanticsArg: ArgSchema = {
     'Cómo interpretar el texto de búsqueda.',
   ),
 };
-const offsetArg: ArgSchema = {
+export const offsetArg: ArgSchema = {
   type: 'integer',
   description: text(
     'Offset the result set by a specific number of items.',
@@ -145,7 +151,7 @@ const offsetArg: ArgSchema = {
     'Desplazar el conjunto de resultados un número específico de elementos.',
   ),
 };
-const orderArg: ArgSchema = {
+export const orderArg: ArgSchema = {
   type: 'string',
   default: 'desc',
   enum: ['asc', 'desc'],
@@ -155,7 +161,7 @@ const orderArg: ArgSchema = {
     'Ordenar el atributo de forma ascendente o descendente.',
   ),
 };
-const orderbyArg = (values: readonly string[]): ArgSchema => ({
+export const orderbyArg = (values: readonly string[]): ArgSchema => ({
   type: 'string',
   default: 'date',
   enum: values,
@@ -210,78 +216,6 @@ const statusArg: ArgSchema = {
   ),
   check: statusCheck(['publish']),
 };
-
-const taxonomyText = {
-  category: {
-    include: text(
-      'Limit result set to items with specific terms assigned in the categories taxonomy.',
-      'Ogranicz wyniki do elementów z określonymi terminami w taksonomii kategorii.',
-      'Limitar el conjunto de resultados a elementos con términos específicos de la taxonomía de categorías.',
-    ),
-    exclude: text(
-      'Limit result set to items except those with specific terms assigned in the categories taxonomy.',
-      'Ogranicz wyniki do elementów bez określonych terminów w taksonomii kategorii.',
-      'Limitar el conjunto de resultados a elementos excepto los que tengan términos específicos de la taxonomía de categorías.',
-    ),
-  },
-  post_tag: {
-    include: text(
-      'Limit result set to items with specific terms assigned in the tags taxonomy.',
-      'Ogranicz wyniki do elementów z określonymi terminami w taksonomii tagów.',
-      'Limitar el conjunto de resultados a elementos con términos específicos de la taxonomía de etiquetas.',
-    ),
-    exclude: text(
-      'Limit result set to items except those with specific terms assigned in the tags taxonomy.',
-      'Ogranicz wyniki do elementów bez określonych terminów w taksonomii tagów.',
-      'Limitar el conjunto de resultados a elementos excepto los que tengan términos específicos de la taxonomía de etiquetas.',
-    ),
-  },
-};
-const termsProperty: ArgSchema = {
-  type: 'array',
-  items: { type: 'integer' },
-  default: [],
-  description: text('Term IDs.', 'Identyfikatory terminów.', 'IDs de términos.'),
-};
-const includeChildrenProperty: ArgSchema = {
-  type: 'boolean',
-  default: false,
-  description: text(
-    'Whether to include child terms in the terms limiting the result set.',
-    'Czy uwzględnić terminy potomne w terminach ograniczających wyniki.',
-    'Si se incluyen los términos hijos en los términos que limitan el conjunto de resultados.',
-  ),
-};
-const operatorProperty: ArgSchema = {
-  type: 'string',
-  enum: ['AND', 'OR'],
-  default: 'OR',
-  description: text(
-    'Whether items must be assigned all or any of the specified terms.',
-    'Czy elementy muszą mieć przypisane wszystkie, czy dowolne z podanych terminów.',
-    'Si los elementos deben tener asignados todos o cualquiera de los términos indicados.',
-  ),
-};
-
-function taxonomyArg(
-  taxonomy: 'category' | 'post_tag',
-  mode: 'include' | 'exclude',
-  properties: Record<string, ArgSchema>,
-): ArgSchema {
-  return {
-    type: ['object', 'array'],
-    description: taxonomyText[taxonomy][mode],
-    oneOf: [
-      { title: 'Term ID List', type: 'array', items: { type: 'integer' } },
-      {
-        title: 'Term ID Taxonomy Query',
-        type: 'object',
-        properties,
-        additionalProperties: false,
-      },
-    ],
-  };
-}
 
 const commonListArgs = (): Record<string, ArgSchema> => ({
   context: contextArg(),
@@ -441,71 +375,6 @@ export const MEDIA_LIST_ARGS: ArgMap = {
       'Limit result set to attachments of a particular MIME type.',
       'Ogranicz wyniki do załączników o określonym typie MIME.',
       'Limitar el conjunto de resultados a adjuntos de un tipo MIME concreto.',
-    ),
-  },
-};
-
-export const REVISION_LIST_ARGS: ArgMap = {
-  parent: {
-    type: 'integer',
-    description: text(
-      'The ID for the parent of the revision.',
-      'Identyfikator elementu nadrzędnego wersji.',
-      'El ID del elemento padre de la revisión.',
-    ),
-  },
-  context: contextArg(),
-  page: pageArg,
-  per_page: { ...perPageArg, default: undefined },
-  search: searchArg,
-  exclude: excludeArg,
-  include: includeArg,
-  offset: offsetArg,
-  order: orderArg,
-  orderby: {
-    ...orderbyArg(['date', 'id', 'include', 'relevance', 'slug', 'include_slugs', 'title']),
-  },
-};
-
-export const idArg: ArgSchema = {
-  type: 'integer',
-  description: text(
-    'Unique identifier for the post.',
-    'Unikalny identyfikator wpisu.',
-    'Identificador único de la entrada.',
-  ),
-};
-
-export const ITEM_READ_ARGS: ArgMap = {
-  id: idArg,
-  context: contextArg(),
-  excerpt_length: {
-    type: 'integer',
-    description: text(
-      'Override the default excerpt length.',
-      'Zastąp domyślną długość zajawki.',
-      'Sobrescribir la longitud predeterminada del extracto.',
-    ),
-  },
-  password: {
-    type: 'string',
-    description: text(
-      'The password for the post if it is password protected.',
-      'Hasło wpisu, jeśli jest chroniony hasłem.',
-      'La contraseña de la entrada si está protegida con contraseña.',
-    ),
-  },
-};
-
-export const ITEM_DELETE_ARGS: ArgMap = {
-  id: idArg,
-  force: {
-    type: 'boolean',
-    default: false,
-    description: text(
-      'Whether to bypass Trash and force deletion.',
-      'Czy pominąć kosz i wymusić usunięcie.',
-      'Si se omite la papelera y se fuerza el borrado.',
     ),
   },
 };

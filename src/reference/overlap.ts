@@ -1,5 +1,4 @@
-import { registerFile } from './media-files.js';
-import { encodeStripePng } from './png.js';
+import { attachStripePng } from './small-items.js';
 import type { LangStore, StoredItem } from './store.js';
 
 /**
@@ -43,30 +42,11 @@ function ownItem(store: LangStore, pick: StoredItem, base: string): StoredItem {
     tags: [],
   };
   if (pick.type === 'attachment') {
-    const file = `own/${pick.slug}-own.png`;
-    item.media = {
-      file,
-      mimeType: 'image/png',
-      width: 16,
-      height: 16,
-      altText: '',
-      caption: '',
-      description: '',
-      sizes: [],
-    };
     item.parent = 0;
-    registerFile(store, base, file, {
-      owner: id,
-      mimeType: 'image/png',
+    attachStripePng(store, base, item, {
+      file: `own/${pick.slug}-own.png`,
       lastModified: pick.dateGmt,
-      bytes: () =>
-        encodeStripePng({
-          width: 16,
-          height: 16,
-          background: [40, 120, id % 256],
-          foreground: [255, 255, 255],
-          stripe: 4,
-        }),
+      background: [40, 120, id % 256],
     });
   }
   return item;

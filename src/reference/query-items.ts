@@ -122,18 +122,9 @@ function searchPredicate(query: ListQuery): Predicate | undefined {
   };
 }
 
-function buildPredicates(
-  store: LangStore,
-  query: ListQuery,
-  rangeKey: 'date' | 'modified' | undefined,
-): Predicate[] {
+/** Date and modified ranges, except the one the index already narrowed to. */
+function datePredicates(query: ListQuery, rangeKey: 'date' | 'modified' | undefined): Predicate[] {
   const checks: Predicate[] = [];
-  const { statuses } = query;
-  if (statuses?.size === 1) {
-    const only = [...statuses][0];
-    checks.push((item) => item.status === only);
-  } else if (statuses) checks.push((item) => statuses.has(item.status));
-  else checks.push((item) => item.status !== 'trash' && item.status !== 'auto-draft');
   if (rangeKey !== 'date') {
     if (query.after !== undefined) {
       const after = query.after;
@@ -154,6 +145,49 @@ function buildPredicates(
       checks.push((item) => item.modifiedGmt < before);
     }
   }
+  return checks;
+}
+
+/** Category and tag clauses (joined by `tax_relation`) and their exclusions. */
+function termPredicates(store: LangStore, query: ListQuery): Predicate[] {
+  const checks: Predicate[] = [];
+  const taxonomy: Predicate[] = [];
+  if (query.categories && query.categories.terms.length > 0) {
+    taxonomy.push(termClause(store, query.categories, 'categories'));
+  }
+  if (query.tags && query.tags.terms.length > 0)
+    taxonomy.push(termClause(store, query.tags, 'tags'));
+  if (taxonomy.length > 0) {
+    checks.push(
+      query.taxRelation === 'OR'
+        ? (item) => taxonomy.some((clause) => clause(item))
+        : (item) => taxonomy.every((clause) => clause(item)),
+    );
+  }
+  if (query.categoriesExclude && query.categoriesExclude.terms.length > 0) {
+    const terms = expandTerms(store, query.categoriesExclude);
+    checks.push((item) => !item.categories.some((term) => terms.has(term)));
+  }
+  if (query.tagsExclude && query.tagsExclude.terms.length > 0) {
+    const terms = new Set(query.tagsExclude.terms);
+    checks.push((item) => !item.tags.some((term) => terms.has(term)));
+  }
+  return checks;
+}
+
+function buildPredicates(
+  store: LangStore,
+  query: ListQuery,
+  rangeKey: 'date' | 'modified' | undefined,
+): Predicate[] {
+  const checks: Predicate[] = [];
+  const { statuses } = query;
+  if (statuses?.size === 1) {
+    const only = [...statuses][0];
+    checks.push((item) => item.status === only);
+  } else if (statuses) checks.push((item) => statuses.has(item.status));
+  else checks.push((item) => item.status !== 'trash' && item.status !== 'auto-draft');
+  checks.push(...datePredicates(query, rangeKey));
   const set = (values: readonly number[] | undefined): Set<number> | undefined =>
     values && values.length > 0 ? new Set(values) : undefined;
   const author = set(query.author);
@@ -176,27 +210,7 @@ function buildPredicates(
     const menuOrder = query.menuOrder;
     checks.push((item) => item.menuOrder === menuOrder);
   }
-  const taxonomy: Predicate[] = [];
-  if (query.categories && query.categories.terms.length > 0) {
-    taxonomy.push(termClause(store, query.categories, 'categories'));
-  }
-  if (query.tags && query.tags.terms.length > 0)
-    taxonomy.push(termClause(store, query.tags, 'tags'));
-  if (taxonomy.length > 0) {
-    checks.push(
-      query.taxRelation === 'OR'
-        ? (item) => taxonomy.some((clause) => clause(item))
-        : (item) => taxonomy.every((clause) => clause(item)),
-    );
-  }
-  if (query.categoriesExclude && query.categoriesExclude.terms.length > 0) {
-    const terms = expandTerms(store, query.categoriesExclude);
-    checks.push((item) => !item.categories.some((term) => terms.has(term)));
-  }
-  if (query.tagsExclude && query.tagsExclude.terms.length > 0) {
-    const terms = new Set(query.tagsExclude.terms);
-    checks.push((item) => !item.tags.some((term) => terms.has(term)));
-  }
+  checks.push(...termPredicates(store, query));
   if (query.sticky !== undefined) {
     const sticky = query.sticky;
     checks.push((item) => item.sticky === sticky);

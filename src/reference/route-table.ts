@@ -23,16 +23,8 @@ import { SEO_ROUTES } from './seo-routes.js';
 import { int, route, str } from './route-builders.js';
 import { namespaceIndexHandler, siteIndexHandler } from './handlers/site-index.js';
 import { MEDIA_SCHEMA, PAGE_SCHEMA, POST_SCHEMA, writableArgs } from './item-schema.js';
-import {
-  ITEM_DELETE_ARGS,
-  ITEM_READ_ARGS,
-  MEDIA_LIST_ARGS,
-  PAGE_LIST_ARGS,
-  POST_LIST_ARGS,
-  REVISION_LIST_ARGS,
-  contextArg,
-  idArg,
-} from './list-args.js';
+import { MEDIA_LIST_ARGS, PAGE_LIST_ARGS, POST_LIST_ARGS, contextArg } from './list-args.js';
+import { ITEM_DELETE_ARGS, ITEM_READ_ARGS, REVISION_LIST_ARGS, idArg } from './item-args.js';
 import { text } from './localized.js';
 import type { Localized } from './localized.js';
 import type { RouteDef } from './route-types.js';
@@ -64,47 +56,49 @@ function namespaceRoute(namespace: string): RouteDef {
   ]);
 }
 
+/** Arguments of the revision and autosave routes (the same for posts and pages). */
+const REVISION_PARENT = described(
+  { type: 'integer' },
+  text(
+    'The ID for the parent of the revision.',
+    'Identyfikator elementu nadrzędnego wersji.',
+    'El ID del elemento padre de la revisión.',
+  ),
+);
+const AUTOSAVE_PARENT = described(
+  { type: 'integer' },
+  text(
+    'The ID for the parent of the autosave.',
+    'Identyfikator elementu nadrzędnego autozapisu.',
+    'El ID del elemento padre del guardado automático.',
+  ),
+);
+const REVISION_ID = described(
+  { type: 'integer' },
+  text(
+    'Unique identifier for the revision.',
+    'Unikalny identyfikator wersji.',
+    'Identificador único de la revisión.',
+  ),
+);
+const AUTOSAVE_ID = described(
+  { type: 'integer' },
+  text('The ID for the autosave.', 'Identyfikator autozapisu.', 'El ID del guardado automático.'),
+);
+const REVISION_FORCE = described(
+  { type: 'boolean', default: false },
+  text(
+    'Required to be true, as revisions do not support trashing.',
+    'Musi mieć wartość true, ponieważ wersje nie obsługują kosza.',
+    'Debe ser true, ya que las revisiones no admiten la papelera.',
+  ),
+);
+
 function contentRoutes(collection: 'posts' | 'pages', type: ItemType): RouteDef[] {
   const schema = type === 'post' ? POST_SCHEMA : PAGE_SCHEMA;
   const listArgs = type === 'post' ? POST_LIST_ARGS : PAGE_LIST_ARGS;
   const writable = writableArgs(schema);
   const base = `/cms/v2/${collection}`;
-  const revisionParent = described(
-    { type: 'integer' },
-    text(
-      'The ID for the parent of the revision.',
-      'Identyfikator elementu nadrzędnego wersji.',
-      'El ID del elemento padre de la revisión.',
-    ),
-  );
-  const autosaveParent = described(
-    { type: 'integer' },
-    text(
-      'The ID for the parent of the autosave.',
-      'Identyfikator elementu nadrzędnego autozapisu.',
-      'El ID del elemento padre del guardado automático.',
-    ),
-  );
-  const revisionId = described(
-    { type: 'integer' },
-    text(
-      'Unique identifier for the revision.',
-      'Unikalny identyfikator wersji.',
-      'Identificador único de la revisión.',
-    ),
-  );
-  const autosaveId = described(
-    { type: 'integer' },
-    text('The ID for the autosave.', 'Identyfikator autozapisu.', 'El ID del guardado automático.'),
-  );
-  const revisionForce = described(
-    { type: 'boolean', default: false },
-    text(
-      'Required to be true, as revisions do not support trashing.',
-      'Musi mieć wartość true, ponieważ wersje nie obsługują kosza.',
-      'Debe ser true, ya que las revisiones no admiten la papelera.',
-    ),
-  );
   return [
     route(base, 'cms/v2', [
       { methods: ['GET'], allowBatch: true, args: listArgs, handler: listHandler(type) },
@@ -131,31 +125,31 @@ function contentRoutes(collection: 'posts' | 'pages', type: ItemType): RouteDef[
     route(`${base}/${PARENT}/revisions/${ID}`, 'cms/v2', [
       {
         methods: ['GET'],
-        args: { parent: revisionParent, id: revisionId, context: contextArg() },
+        args: { parent: REVISION_PARENT, id: REVISION_ID, context: contextArg() },
         handler: revisionGetHandler(type),
       },
       {
         methods: ['DELETE'],
-        args: { parent: revisionParent, id: revisionId, force: revisionForce },
+        args: { parent: REVISION_PARENT, id: REVISION_ID, force: REVISION_FORCE },
         handler: revisionDeleteHandler(type),
       },
     ]),
     route(`${base}/${ID}/autosaves`, 'cms/v2', [
       {
         methods: ['GET'],
-        args: { parent: autosaveParent, context: contextArg() },
+        args: { parent: AUTOSAVE_PARENT, context: contextArg() },
         handler: autosaveListHandler(type),
       },
       {
         methods: ['POST'],
-        args: { parent: autosaveParent, ...writable },
+        args: { parent: AUTOSAVE_PARENT, ...writable },
         handler: autosaveCreateHandler(type),
       },
     ]),
     route(`${base}/${PARENT}/autosaves/${ID}`, 'cms/v2', [
       {
         methods: ['GET'],
-        args: { parent: autosaveParent, id: autosaveId, context: contextArg() },
+        args: { parent: AUTOSAVE_PARENT, id: AUTOSAVE_ID, context: contextArg() },
         handler: autosaveGetHandler(type),
       },
     ]),

@@ -30,6 +30,8 @@ export interface RestRequest {
   readonly upload?: Upload | undefined;
   readonly user: User | undefined;
   readonly headers: Readonly<Record<string, string | undefined>>;
+  /** A batch only (fault `batchCut`): how many of its sub-requests are carried out. */
+  readonly batchCut?: number | undefined;
 }
 
 export interface RestResponse {

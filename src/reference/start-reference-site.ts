@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UsageError } from '../errors.js';
 import { createControl } from './control.js';
@@ -110,6 +110,20 @@ function languagesOf(value: readonly string[] | undefined): readonly string[] {
   return [...languages];
 }
 
+/** Starts listening; the base URL (`http://host:port`) once it does. */
+async function listen(server: Server, port: number, host: string): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const hostPart = address.family === 'IPv6' || host.includes(':') ? `[${address.address}]` : host;
+  return `http://${hostPart}:${address.port}`;
+}
+
 export async function startReferenceSite(options: ReferenceOptions = {}): Promise<ReferenceSite> {
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 0;
@@ -141,16 +155,7 @@ export async function startReferenceSite(options: ReferenceOptions = {}): Promis
     createRequestListener({ site, dispatchers, faults: () => injector, timers }),
   );
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const hostPart = address.family === 'IPv6' || host.includes(':') ? `[${address.address}]` : host;
-  site.base = `http://${hostPart}:${address.port}`;
+  site.base = await listen(server, port, host);
   // Seeding needs the base URL (links in content); no request can arrive before this returns.
   for (const [lang, store] of seedSite({
     seed,

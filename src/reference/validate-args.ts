@@ -110,29 +110,14 @@ export function validateValue(value: unknown, schema: ArgSchema, param: string):
     }
     case 'integer':
     case 'number': {
-      const num = toNumber(input);
-      if (num === undefined || (type === 'integer' && !Number.isInteger(num))) {
-        return fail('rest_invalid_type', `${param} is not of type ${String(type)}.`, { param });
-      }
-      if (
-        (schema.minimum !== undefined && num < schema.minimum) ||
-        (schema.maximum !== undefined && num > schema.maximum)
-      ) {
-        return fail('rest_out_of_bounds', boundsMessage(param, schema));
-      }
-      out = num;
+      const result = validateNumber(input, schema, param, type as 'integer' | 'number');
+      if (!result.ok) return result;
+      out = result.value;
       break;
     }
     case 'string': {
-      if (typeof input !== 'string') {
-        return fail('rest_invalid_type', `${param} is not of type string.`, { param });
-      }
-      if (schema.format === 'date-time' && !isDateTime(input)) {
-        return fail('rest_invalid_date', 'Invalid date.');
-      }
-      if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(input)) {
-        return fail('rest_invalid_pattern', `${param} does not match pattern ${schema.pattern}.`);
-      }
+      const result = validateString(input, schema, param);
+      if (!result.ok) return result;
       break;
     }
     case 'array': {
@@ -160,6 +145,38 @@ export function validateValue(value: unknown, schema: ArgSchema, param: string):
     return fail('rest_not_in_enum', `${param} is not one of ${schema.enum.join(', ')}.`);
   }
   return { ok: true, value: out };
+}
+
+function validateNumber(
+  input: unknown,
+  schema: ArgSchema,
+  param: string,
+  type: 'integer' | 'number',
+): Validated {
+  const num = toNumber(input);
+  if (num === undefined || (type === 'integer' && !Number.isInteger(num))) {
+    return fail('rest_invalid_type', `${param} is not of type ${type}.`, { param });
+  }
+  if (
+    (schema.minimum !== undefined && num < schema.minimum) ||
+    (schema.maximum !== undefined && num > schema.maximum)
+  ) {
+    return fail('rest_out_of_bounds', boundsMessage(param, schema));
+  }
+  return { ok: true, value: num };
+}
+
+function validateString(input: unknown, schema: ArgSchema, param: string): Validated {
+  if (typeof input !== 'string') {
+    return fail('rest_invalid_type', `${param} is not of type string.`, { param });
+  }
+  if (schema.format === 'date-time' && !isDateTime(input)) {
+    return fail('rest_invalid_date', 'Invalid date.');
+  }
+  if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(input)) {
+    return fail('rest_invalid_pattern', `${param} does not match pattern ${schema.pattern}.`);
+  }
+  return { ok: true, value: input };
 }
 
 function validateArray(list: unknown[], schema: ArgSchema, param: string): Validated {

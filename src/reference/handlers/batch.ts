@@ -7,6 +7,7 @@ import type { Handler, HttpMethod, RestRequest, RestResponse } from '../route-ty
  * `POST /batch/v1`: up to 25 sub-requests to `allow_batch` endpoints, answered 207 with one
  * sub-response per request, in order. `require-all-validate` matches and validates every
  * request first and runs none if any fails (`failed: "validation"`, valid ones as null).
+ * With the `batchCut` fault only the first sub-requests run (the HTTP layer drops the answer).
  */
 interface BatchItem {
   method?: HttpMethod;
@@ -67,7 +68,9 @@ export const batchHandler: Handler = (context) => {
       207,
     );
   }
-  const responses = prepared.map((p) =>
+  // A cut batch (fault injection) stops after its first sub-requests; its answer is dropped.
+  const carried = prepared.slice(0, context.request.batchCut ?? prepared.length);
+  const responses = carried.map((p) =>
     toSub(p instanceof RestError ? p : context.dispatcher.execute(p)),
   );
   return json({ failed: null, responses }, 207);

@@ -67,6 +67,81 @@ export function paginationHeaders(
   return headers;
 }
 
+/** The orderings that need another parameter, refused without it as servers do. */
+function checkOrderby(
+  params: Readonly<Record<string, unknown>>,
+  include: readonly number[] | undefined,
+  slug: readonly string[] | undefined,
+): void {
+  if (params.orderby === 'relevance' && !params.search) {
+    throw new RestError(
+      400,
+      'rest_no_search_term_defined',
+      'You need to define a search term to order by relevance.',
+    );
+  }
+  if (params.orderby === 'include' && !include?.length) {
+    throw new RestError(
+      400,
+      'rest_orderby_include_missing_include',
+      'You need to define an include parameter to order by include.',
+    );
+  }
+  if (params.orderby === 'include_slugs' && !slug?.length) {
+    throw new RestError(
+      400,
+      'rest_orderby_include_missing_slugs',
+      'You need to define a slug parameter to order by include_slugs.',
+    );
+  }
+}
+
+/** A list request's parameters as a query of the store. */
+function listQueryOf(context: HandlerContext, type: ItemType, statuses: string[]): ListQuery {
+  const { params, store } = context;
+  const include = asList<number>(params.include);
+  const slug = asList<string>(params.slug);
+  checkOrderby(params, include, slug);
+  const offset = store.settings.gmtOffset;
+  const date = (value: unknown): number | undefined =>
+    typeof value === 'string' ? parseDateTime(value, offset) : undefined;
+  const page = params.page as number;
+  const perPage = params.per_page as number;
+  return {
+    statuses: statuses.includes('any') ? undefined : new Set(statuses),
+    search: params.search as string | undefined,
+    searchColumns: asList<string>(params.search_columns),
+    exactSearch: params.search_semantics === 'exact',
+    after: date(params.after),
+    before: date(params.before),
+    modifiedAfter: date(params.modified_after),
+    modifiedBefore: date(params.modified_before),
+    author: asList<number>(params.author),
+    authorExclude: asList<number>(params.author_exclude),
+    include,
+    exclude: asList<number>(params.exclude),
+    slug,
+    parent: asList<number>(params.parent),
+    parentExclude: asList<number>(params.parent_exclude),
+    menuOrder: params.menu_order as number | undefined,
+    categories: termFilter(params.categories),
+    categoriesExclude: termFilter(params.categories_exclude),
+    tags: termFilter(params.tags),
+    tagsExclude: termFilter(params.tags_exclude),
+    taxRelation: params.tax_relation as 'AND' | 'OR' | undefined,
+    sticky: params.sticky as boolean | undefined,
+    stickyFirst: type === 'post' && params.ignore_sticky === false && params.sticky === undefined,
+    format: asList<string>(params.format),
+    mediaType: asList<string>(params.media_type),
+    mimeType: asList<string>(params.mime_type),
+    orderby: params.orderby as string,
+    order: params.order as 'asc' | 'desc',
+    page,
+    perPage,
+    offset: params.offset as number | undefined,
+  };
+}
+
 export function listHandler(type: ItemType): Handler {
   return (context) => {
     const { params, user, store } = context;
@@ -80,67 +155,8 @@ export function listHandler(type: ItemType): Handler {
         'Sorry, you are not allowed to edit posts in this post type.',
       );
     }
-    const include = asList<number>(params.include);
-    const slug = asList<string>(params.slug);
-    if (params.orderby === 'relevance' && !params.search) {
-      throw new RestError(
-        400,
-        'rest_no_search_term_defined',
-        'You need to define a search term to order by relevance.',
-      );
-    }
-    if (params.orderby === 'include' && !include?.length) {
-      throw new RestError(
-        400,
-        'rest_orderby_include_missing_include',
-        'You need to define an include parameter to order by include.',
-      );
-    }
-    if (params.orderby === 'include_slugs' && !slug?.length) {
-      throw new RestError(
-        400,
-        'rest_orderby_include_missing_slugs',
-        'You need to define a slug parameter to order by include_slugs.',
-      );
-    }
-    const offset = store.settings.gmtOffset;
-    const date = (value: unknown): number | undefined =>
-      typeof value === 'string' ? parseDateTime(value, offset) : undefined;
-    const page = params.page as number;
-    const perPage = params.per_page as number;
-    const query: ListQuery = {
-      statuses: statuses.includes('any') ? undefined : new Set(statuses),
-      search: params.search as string | undefined,
-      searchColumns: asList<string>(params.search_columns),
-      exactSearch: params.search_semantics === 'exact',
-      after: date(params.after),
-      before: date(params.before),
-      modifiedAfter: date(params.modified_after),
-      modifiedBefore: date(params.modified_before),
-      author: asList<number>(params.author),
-      authorExclude: asList<number>(params.author_exclude),
-      include,
-      exclude: asList<number>(params.exclude),
-      slug,
-      parent: asList<number>(params.parent),
-      parentExclude: asList<number>(params.parent_exclude),
-      menuOrder: params.menu_order as number | undefined,
-      categories: termFilter(params.categories),
-      categoriesExclude: termFilter(params.categories_exclude),
-      tags: termFilter(params.tags),
-      tagsExclude: termFilter(params.tags_exclude),
-      taxRelation: params.tax_relation as 'AND' | 'OR' | undefined,
-      sticky: params.sticky as boolean | undefined,
-      stickyFirst: type === 'post' && params.ignore_sticky === false && params.sticky === undefined,
-      format: asList<string>(params.format),
-      mediaType: asList<string>(params.media_type),
-      mimeType: asList<string>(params.mime_type),
-      orderby: params.orderby as string,
-      order: params.order as 'asc' | 'desc',
-      page,
-      perPage,
-      offset: params.offset as number | undefined,
-    };
+    const query = listQueryOf(context, type, statuses);
+    const { page } = query;
     const result = runListQuery(store, store.indexes[type], query);
     if (page > result.totalPages && result.total > 0) {
       throw new RestError(

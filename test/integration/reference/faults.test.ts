@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isCmsMirrorError } from '../../../src/errors.js';
 import { parseFaults } from '../../../src/reference/index.js';
-import { apiUrl, getJson, startReference } from '../../helpers/reference.js';
+import { apiUrl, authHeader, getJson, startReference } from '../../helpers/reference.js';
 import type { ReferenceSite } from '../../helpers/reference.js';
 
 let site: ReferenceSite | undefined;
@@ -28,6 +28,7 @@ describe('parseFaults', () => {
       retryAfterSeconds: 2,
       seed: 7,
     });
+    expect(parseFaults('batchCut=3')).toEqual({ batchCut: 3 });
     expect(parseFaults('')).toEqual({});
     expect(parseFaults('none')).toEqual({});
   });
@@ -41,6 +42,7 @@ describe('parseFaults', () => {
       ['latency=40ms..5ms', 'latency'],
       ['retryAfter=-1', 'retryAfter'],
       ['faultSeed=1.5', 'faultSeed'],
+      ['batchCut=-1', 'batchCut'],
       ['error', 'error'],
       ['error=0.6,reset=0.6', 'more than 1'],
     ];
@@ -131,6 +133,34 @@ describe('injected faults', () => {
     expect(await sequence(7)).toEqual(a);
     expect(new Set(a)).toEqual(new Set([200, 429, 500]));
     expect(await sequence(8)).not.toEqual(a);
+  });
+
+  it('cuts a batch: its first sub-requests are carried out, the answer never comes', async () => {
+    site = await startReference({ languages: ['pl'], posts: 0, faults: 'batchCut=2' });
+    const requests = ['one', 'two', 'three', 'four'].map((title) => ({
+      method: 'POST',
+      path: '/cms/v2/posts',
+      body: { title, status: 'draft' },
+    }));
+    const batch = () =>
+      fetch(apiUrl(site!, 'pl', '/batch/v1'), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...authHeader(site!, true) },
+        body: JSON.stringify({ requests }),
+      });
+    await expect(batch()).rejects.toThrow();
+    expect(site.requests.at(-1)?.status).toBe(0);
+    const titles = () =>
+      site!.control
+        .listItems('pl', 'posts')
+        .map((item) => item.title)
+        .sort();
+    expect(titles()).toEqual(['one', 'two']);
+    // Other requests are answered as usual; without the fault the batch runs whole.
+    expect((await getJson(site, 'pl', '/cms/v2/posts')).status).toBe(200);
+    site.control.setFaults(undefined);
+    expect((await batch()).status).toBe(207);
+    expect(titles()).toEqual(['four', 'one', 'one', 'three', 'two', 'two']);
   });
 
   it('adds latency but still answers', async () => {

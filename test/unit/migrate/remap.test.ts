@@ -86,6 +86,19 @@ describe('rewriteContent', () => {
     ]);
   });
 
+  it('maps a short link by its id when the home is also a page’s link (a front page)', () => {
+    const front: RemapContext = {
+      ...context,
+      ids: { media: new Map(), pages: new Map([[7, 70]]), posts: new Map([[29, 290]]) },
+      urls: new Map([['http://src:4000/pl/', 'http://dst:5000/pl/strona-glowna-2/']]),
+    };
+    expect(
+      rewriteContent('<a href="/pl/?p=29">p</a> <a href="http://src:4000/pl/">home</a>', front),
+    ).toBe(
+      '<a href="http://dst:5000/pl/?p=290">p</a> <a href="http://dst:5000/pl/strona-glowna-2/">home</a>',
+    );
+  });
+
   it('on a shared host, maps the source language only and never a target URL twice', () => {
     const shared: RemapContext = {
       ...context,
