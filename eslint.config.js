@@ -65,7 +65,6 @@ export default tseslint.config(
       'src/migrate/migrate.ts',
       'src/push/push.ts',
       'src/push/run-push.ts',
-      'src/reference/seed.ts',
       'src/site/build-site.ts',
       'src/site/eleventy-renderer.ts',
       'src/site/model-from-store.ts',

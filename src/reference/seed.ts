@@ -8,11 +8,31 @@ import { seedTextFor } from './seed-text.js';
 import type { SeedText } from './seed-text.js';
 import { siteYearMonth } from './site-dates.js';
 import { LangStore } from './store.js';
-import type { StoredItem, Term } from './store.js';
+import type { StoredItem } from './store.js';
 import { revisionsFor, richContent } from './seed-content.js';
 import { addHostileItems } from './hostile.js';
 import { addOverlapItems } from './overlap.js';
 import { VARIANT_PAGE_INDEX, VARIANT_POST_INDEX, variantContent } from './seed-variants.js';
+
+import {
+  baseItem,
+  INDEPENDENT_ID_STEP,
+  SEED_EPOCH,
+  RICH_POSTS,
+  DAY,
+  RICH_STATUS,
+  PASSWORD_POST,
+  STICKY_POSTS,
+  FORMATS,
+  PAGE_PARENTS,
+  IMAGE_BOXES,
+  makePlan,
+  inLanguage,
+} from './seed-plan.js';
+import type { PlannedItem, Plan } from './seed-plan.js';
+import { seedTerms, bulkVocabulary, CATEGORY_SETS, TAG_SETS, postDate } from './seed-vocabulary.js';
+
+export { RICH_POSTS, SEED_EPOCH } from './seed-plan.js';
 
 /**
  * Deterministic seed content. The same seed gives the same items (ids, dates, text) on every
@@ -37,149 +57,6 @@ export interface SeedOptions {
   readonly overlapWith?: string | undefined;
   /** Append content referring to media and items by URL variants (see seed-variants.ts). */
   readonly urlVariants?: boolean;
-}
-
-/**
- * How far apart languages' ids start when languages are separate sites: a rich post takes two
- * ids (itself and a revision), so post i of one language has the id of post i+1 of the
- * previous one: the same id names unrelated items, as on real separate sites.
- */
-const INDEPENDENT_ID_STEP = 2;
-
-/** The instant seeded content is dated relative to (2025-01-15T09:30:00Z). */
-export const SEED_EPOCH = Date.UTC(2025, 0, 15, 9, 30, 0) / 1000;
-export const RICH_POSTS = 24;
-const DAY = 86_400;
-
-/** Statuses and flags of the rich posts, by index. */
-const RICH_STATUS: Readonly<Record<number, string>> = {
-  3: 'draft',
-  4: 'pending',
-  6: 'private',
-  7: 'future',
-  8: 'trash',
-};
-const PASSWORD_POST = 2;
-const STICKY_POSTS = new Set([0, 10]);
-const FORMATS: Readonly<Record<number, string>> = { 11: 'video', 12: 'gallery', 13: 'aside' };
-/** Post 14 is dated just after midnight GMT on the 1st: its local month differs in pl and es. */
-const MIDNIGHT_POST = 14;
-/** Items that exist in one language only (by language position). */
-const ONLY_FIRST_LANGUAGE = { post: 5, page: 6 };
-const ONLY_SECOND_LANGUAGE = { post: 9 };
-
-const PAGE_PARENTS: readonly number[] = [-1, -1, -1, 2, 2, -1, 4, -1];
-const IMAGE_BOXES: readonly (readonly [number, number])[] = [
-  [640, 400],
-  [600, 600],
-  [720, 480],
-  [480, 640],
-];
-
-interface PlannedItem {
-  readonly id: number;
-  readonly revisionIds: readonly number[];
-  readonly autosaveId: number | undefined;
-}
-
-interface Plan {
-  readonly media: readonly number[];
-  readonly pages: readonly PlannedItem[];
-  /** Ids of posts; rich posts are followed by their revision ids. */
-  readonly postIds: Int32Array;
-  readonly richPosts: readonly PlannedItem[];
-  readonly nextId: number;
-}
-
-function revisionCount(kind: 'post' | 'page', index: number): number {
-  if (kind === 'post') return index <= 1 ? 3 : 1;
-  return index === 2 ? 2 : 1;
-}
-
-function hasAutosave(kind: 'post' | 'page', index: number): boolean {
-  return (kind === 'post' && index === 1) || (kind === 'page' && index === 2);
-}
-
-/** One id space shared by every language (translations get the same id), from `first`. */
-function makePlan(options: SeedOptions, first = 1): Plan {
-  let next = first;
-  const media = Array.from({ length: options.media }, () => next++);
-  const planItem = (kind: 'post' | 'page', index: number): PlannedItem => {
-    const id = next++;
-    const revisionIds = Array.from({ length: revisionCount(kind, index) }, () => next++);
-    const autosaveId = hasAutosave(kind, index) ? next++ : undefined;
-    return { id, revisionIds, autosaveId };
-  };
-  const pages = Array.from({ length: options.pages }, (_, index) => planItem('page', index));
-  const postIds = new Int32Array(options.posts);
-  const richPosts: PlannedItem[] = [];
-  for (let index = 0; index < options.posts; index++) {
-    if (index < RICH_POSTS) {
-      const planned = planItem('post', index);
-      richPosts.push(planned);
-      postIds[index] = planned.id;
-    } else postIds[index] = next++;
-  }
-  return { media, pages, postIds, richPosts, nextId: next };
-}
-
-function inLanguage(
-  kind: 'post' | 'page',
-  index: number,
-  langIndex: number,
-  languageCount: number,
-): boolean {
-  if (index === ONLY_FIRST_LANGUAGE[kind]) return langIndex === 0 || languageCount === 1;
-  if (kind === 'post' && index === ONLY_SECOND_LANGUAGE.post)
-    return langIndex === 1 || languageCount === 1;
-  return true;
-}
-
-function baseItem(id: number, type: StoredItem['type'], dateGmt: number): StoredItem {
-  return {
-    id,
-    type,
-    dateGmt,
-    modifiedGmt: dateGmt,
-    slug: '',
-    status: 'publish',
-    password: '',
-    title: '',
-    content: '',
-    excerpt: '',
-    author: 1,
-    featuredMedia: 0,
-    commentStatus: type === 'post' ? 'open' : 'closed',
-    pingStatus: type === 'post' ? 'open' : 'closed',
-    template: '',
-    format: 'standard',
-    sticky: false,
-    categories: [],
-    tags: [],
-    parent: 0,
-    menuOrder: 0,
-    meta: type === 'attachment' ? {} : { footnotes: '' },
-    media: undefined,
-  };
-}
-
-function seedTerms(text: SeedText): Term[] {
-  const parents = [0, 0, 2, 0, 4, 0, 3];
-  const categories = text.categories.map((name, index) => ({
-    id: index + 1,
-    taxonomy: 'category' as const,
-    name,
-    slug: sanitizeSlug(name),
-    parent: parents[index] ?? 0,
-  }));
-  const tags = text.tags.map((name, index) => ({
-    id: 10 + index,
-    taxonomy: 'post_tag' as const,
-    name,
-    slug: sanitizeSlug(name),
-    parent: 0,
-  }));
-  return [...categories, ...tags];
 }
 
 function colour(rng: Rng): Rgb {
@@ -295,53 +172,6 @@ function seedPages(
     out.push(item);
   });
   return out;
-}
-
-interface BulkVocabulary {
-  readonly titles: readonly (readonly [string, string])[];
-  readonly paragraphs: readonly string[];
-}
-
-function bulkVocabulary(text: SeedText): BulkVocabulary {
-  const titles: [string, string][] = [];
-  for (const topic of text.topics) {
-    for (const word of text.words)
-      titles.push([`${topic} ${word}`, sanitizeSlug(`${topic} ${word}`)]);
-  }
-  const paragraphs = text.sentences.map(
-    (sentence) => `<!-- cms:paragraph -->\n<p>${sentence}</p>\n<!-- /cms:paragraph -->`,
-  );
-  return { titles, paragraphs };
-}
-
-const CATEGORY_SETS: readonly number[][] = [
-  [1],
-  [2],
-  [3],
-  [2, 3],
-  [4],
-  [5],
-  [4, 5],
-  [6],
-  [7],
-  [3, 7],
-];
-const TAG_SETS: readonly number[][] = [
-  [],
-  [10],
-  [11, 12],
-  [13],
-  [14, 15, 16],
-  [17],
-  [18, 19],
-  [10, 17],
-];
-
-function postDate(index: number, rng: Rng): number {
-  if (index === MIDNIGHT_POST) return Date.UTC(2024, 11, 1, 1, 30, 0) / 1000;
-  if (index === 7) return Date.UTC(2045, 5, 1, 12, 0, 0) / 1000;
-  if (index < RICH_POSTS) return SEED_EPOCH - index * 3 * DAY - randomInt(rng, 0, 6 * 3600);
-  return SEED_EPOCH - RICH_POSTS * 3 * DAY - (index - RICH_POSTS) * 5400 - randomInt(rng, 0, 1800);
 }
 
 function seedPosts(
