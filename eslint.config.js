@@ -68,7 +68,6 @@ export default tseslint.config(
       'src/site/build-site.ts',
       'src/site/eleventy-renderer.ts',
       'src/site/model-from-store.ts',
-      'src/site/output-writer.ts',
       'src/site/run-build.ts',
       'src/site/site-plan.ts',
       'src/store/items-repo.ts',

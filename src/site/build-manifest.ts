@@ -2,12 +2,8 @@
  * What the last build of one language wrote: per file the sha256 of its bytes and the digest
  * of what it was made from. The next build renders only outputs whose input digest changed
  * (or whose file went missing), writes only files whose bytes changed, and deletes the files
- * it no longer produces. A plain JSON value, so the caller decides where it lives (a file next
- * to the output, or the cache).
+ * it no longer produces. A plain JSON value; the cache keeps it (`build_state`, `build_outputs`).
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { InputError } from '../errors.js';
 import { BUILD_VERSION } from './site-plan.js';
 
 export const MANIFEST_VERSION = 1;
@@ -51,41 +47,4 @@ export function isCurrentManifest(value: unknown): value is BuildManifest {
       (file) => typeof file?.hash === 'string' && typeof file.input === 'string',
     )
   );
-}
-
-/**
- * The manifest saved at `file`, or undefined when there is none or it was written by another
- * version (the next build is then a full one).
- *
- * @throws {InputError} `E_INPUT` when the file exists but is not JSON.
- */
-export function readManifestFile(file: string): BuildManifest | undefined {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new InputError(file, `The build manifest ${file} cannot be read.`, { cause: error });
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new InputError(
-      file,
-      `The build manifest ${file} is not JSON; delete it to rebuild everything.`,
-      {
-        cause: error,
-      },
-    );
-  }
-  return isCurrentManifest(value) ? value : undefined;
-}
-
-/** Saves a manifest through a temporary file, so a crash never leaves half of one. */
-export function writeManifestFile(file: string, manifest: BuildManifest): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, JSON.stringify(manifest));
-  fs.renameSync(temporary, file);
 }

@@ -31,12 +31,11 @@ import { digestOf } from './digest.js';
 import {
   listOutputFiles,
   mergeResults,
-  removeCreated,
   writeOutputs,
   type OutputSpec,
-  type WriteOptions,
   type WriteResult,
 } from './output-writer.js';
+import { openStaging, readStamp, recoverOutput, stampOf, type Staging } from './output-switch.js';
 import { RENDER_CHUNK, renderInChunks } from './chunked-render.js';
 import type { RenderInput } from './eleventy-renderer.js';
 import { inProcessWorkers, type BuildWorkers } from './build-workers.js';
@@ -119,6 +118,8 @@ export function canSkipBuild(
   const { changed, previous } = options;
   if (!changed || changed.items !== 0 || changed.site) return false;
   if (!isCurrentManifest(previous)) return false;
+  recoverOutput(options.outDir);
+  if (readStamp(options.outDir) !== stampOf(previous)) return false;
   const templates = scanTemplates(options.templatesDir ?? defaultTemplatesDir());
   return (
     previous.templatesHash === templates.hash &&
@@ -132,8 +133,14 @@ export async function buildSite(model: SiteModel, options: BuildOptions): Promis
   const templatesDir = options.templatesDir ?? defaultTemplatesDir();
   const checkedModel = withCheckedPublicUrl(model);
   const templates = scanTemplates(templatesDir);
-  const onDisk = options.filesOnDisk ?? listOutputFiles(options.outDir);
-  const previous = isCurrentManifest(options.previous) ? options.previous : undefined;
+  // A switch a killed build committed is finished first; its uncommitted staging is dropped.
+  recoverOutput(options.outDir);
+  const given = isCurrentManifest(options.previous) ? options.previous : undefined;
+  // The manifest describes this folder only when the folder holds that build (its stamp):
+  // another --out, or a build killed between its switch and its record, holds something else.
+  const ours = given !== undefined && readStamp(options.outDir) === stampOf(given);
+  const previous = ours ? given : undefined;
+  const onDisk = (ours ? options.filesOnDisk : undefined) ?? listOutputFiles(options.outDir);
   const sameTheme =
     previous !== undefined &&
     previous.templatesHash === templates.hash &&
@@ -158,7 +165,8 @@ export async function buildSite(model: SiteModel, options: BuildOptions): Promis
     search: options.search,
     templatesHash: templates.hash,
   });
-  const before = manifestFiles(previous);
+  // Files of a folder the manifest does not describe are all stale unless made again.
+  const before = given !== undefined && !ours ? unknownFiles(onDisk) : manifestFiles(previous);
   const isCurrent = (file: string, input: string): boolean =>
     before.get(file)?.input === input && onDisk.has(file);
 
@@ -183,115 +191,124 @@ export async function buildSite(model: SiteModel, options: BuildOptions): Promis
   }
   phases.plan = secondsSince(mark);
   mark = performance.now();
-
-  const toRender = plan.jobs.filter((job) => !isCurrent(job.file, job.digest));
-  const warnings = [...plan.warnings];
-  const outputs: OutputSpec[] = [];
-  const extrasInput = digestOf('extras', plan.siteDigest);
-  const rendering = await renderPages(
-    workers,
-    { templatesDir, global: plan.global, outDir: options.outDir },
-    toRender,
-    { before, onDisk, chunkSize: options.renderChunkSize ?? RENDER_CHUNK },
-  );
-  warnings.push(...rendering.warnings);
-  outputs.push(...rendering.replacing);
-  const renderedFiles = new Set(toRender.map((planned) => planned.file));
-  for (const planned of plan.jobs) {
-    if (!renderedFiles.has(planned.file))
-      outputs.push({ file: planned.file, input: planned.digest });
-  }
-
-  if (rendering.extras) {
-    const planned = plannedFiles(
-      plan,
-      templates.assets.map((asset) => asset.file),
+  // Every file goes to the staging area first; the output changes only at `commit`.
+  const staging = openStaging(options.outDir);
+  try {
+    const toRender = plan.jobs.filter((job) => !isCurrent(job.file, job.digest));
+    const warnings = [...plan.warnings];
+    const outputs: OutputSpec[] = [];
+    const extrasInput = digestOf('extras', plan.siteDigest);
+    const rendering = await renderPages(
+      workers,
+      { templatesDir, global: plan.global, outDir: options.outDir },
+      toRender,
+      { staging, before, onDisk, chunkSize: options.renderChunkSize ?? RENDER_CHUNK },
     );
-    for (const [file, content] of rendering.extras) {
-      if (
-        planned.has(file) ||
-        file.startsWith(`${ASSETS_DIR}/`) ||
-        file.startsWith(`${SEARCH_DIR}/`)
-      ) {
-        warnings.push(`The theme's page ${file} left out: the build writes that file itself.`);
-        continue;
+    warnings.push(...rendering.warnings);
+    const renderedFiles = new Set(toRender.map((planned) => planned.file));
+    for (const planned of plan.jobs) {
+      if (!renderedFiles.has(planned.file))
+        outputs.push({ file: planned.file, input: planned.digest });
+    }
+
+    if (rendering.extras) {
+      const planned = plannedFiles(
+        plan,
+        templates.assets.map((asset) => asset.file),
+      );
+      for (const [file, content] of rendering.extras) {
+        if (
+          planned.has(file) ||
+          file.startsWith(`${ASSETS_DIR}/`) ||
+          file.startsWith(`${SEARCH_DIR}/`)
+        ) {
+          warnings.push(`The theme's page ${file} left out: the build writes that file itself.`);
+          continue;
+        }
+        outputs.push({ file, input: extrasInput, content });
       }
-      outputs.push({ file, input: extrasInput, content });
-    }
-  } else {
-    // Theme pages of their own are only rendered with the jobs; keep them while nothing changed.
-    for (const [file, entry] of before) {
-      if (entry.input === extrasInput && onDisk.has(file))
-        outputs.push({ file, input: extrasInput });
-    }
-  }
-
-  for (const file of plan.files) {
-    outputs.push({
-      file: file.file,
-      input: file.input,
-      content: isCurrent(file.file, file.input) ? undefined : file.content,
-    });
-  }
-  for (const asset of templates.assets) {
-    outputs.push({
-      file: asset.file,
-      input: asset.sha256,
-      content: isCurrent(asset.file, asset.sha256)
-        ? undefined
-        : () => fs.readFileSync(asset.source),
-    });
-  }
-
-  phases.render = secondsSince(mark);
-  mark = performance.now();
-  // Pages are written while Pagefind may still be indexing; its bundles go last.
-  const pagesWritten = mergeResults(
-    rendering.created,
-    await writeYielding(options.outDir, outputs, before, onDisk, {
-      alreadyWritten: rendering.created.files,
-    }),
-  );
-  const rebuilt = await searchFiles;
-  const searchOutputs: OutputSpec[] = [];
-  for (const shard of plan.search.shards) {
-    const files = rebuilt.get(shard.index);
-    if (files) {
-      for (const [file, content] of files)
-        searchOutputs.push({ file, input: shard.digest, content });
     } else {
-      for (const [file] of bundleFiles.get(shard.dir) ?? [])
-        searchOutputs.push({ file, input: shard.digest });
+      // Theme pages of their own are only rendered with the jobs; keep them while nothing changed.
+      for (const [file, entry] of before) {
+        if (entry.input === extrasInput && onDisk.has(file))
+          outputs.push({ file, input: extrasInput });
+      }
     }
+
+    for (const file of plan.files) {
+      outputs.push({
+        file: file.file,
+        input: file.input,
+        content: isCurrent(file.file, file.input) ? undefined : file.content,
+      });
+    }
+    for (const asset of templates.assets) {
+      outputs.push({
+        file: asset.file,
+        input: asset.sha256,
+        content: isCurrent(asset.file, asset.sha256)
+          ? undefined
+          : () => fs.readFileSync(asset.source),
+      });
+    }
+
+    phases.render = secondsSince(mark);
+    mark = performance.now();
+    // Pages are written while Pagefind may still be indexing; its bundles go last.
+    const pagesWritten = mergeResults(
+      rendering.staged,
+      await writeYielding(staging, outputs, before, onDisk, rendering.staged.files),
+    );
+    const rebuilt = await searchFiles;
+    const searchOutputs: OutputSpec[] = [];
+    for (const shard of plan.search.shards) {
+      const files = rebuilt.get(shard.index);
+      if (files) {
+        for (const [file, content] of files)
+          searchOutputs.push({ file, input: shard.digest, content });
+      } else {
+        for (const [file] of bundleFiles.get(shard.dir) ?? [])
+          searchOutputs.push({ file, input: shard.digest });
+      }
+    }
+    const searchWritten = writeOutputs(staging, searchOutputs, before, onDisk, {
+      removeStale: true,
+      alsoProduced: pagesWritten.files,
+    });
+    const written = mergeResults(pagesWritten, searchWritten);
+    // Writing overlaps the search index; this is the wall time from rendered to written.
+    phases.write = secondsSince(mark);
+    const manifest: BuildManifest = {
+      version: MANIFEST_VERSION,
+      buildVersion: BUILD_VERSION,
+      templatesHash: templates.hash,
+      modelDigest: plan.modelDigest,
+      files: Object.fromEntries(written.files),
+    };
+    staging.commit(written.removedFiles, stampOf(manifest));
+    return {
+      written: written.written,
+      unchanged: written.unchanged,
+      removed: written.removed,
+      pages: countPages(manifest),
+      rendered: rendering.rendered,
+      seconds: secondsSince(started),
+      phases,
+      skipped: false,
+      manifest,
+      warnings,
+      writtenFiles: written.writtenFiles,
+      removedFiles: written.removedFiles,
+    };
+  } catch (error) {
+    staging.discard();
+    throw error;
   }
-  const searchWritten = writeOutputs(options.outDir, searchOutputs, before, onDisk, {
-    removeStale: true,
-    alsoProduced: pagesWritten.files,
-  });
-  const written = mergeResults(pagesWritten, searchWritten);
-  // Writing overlaps the search index; this is the wall time from rendered to written.
-  phases.write = secondsSince(mark);
-  const manifest: BuildManifest = {
-    version: MANIFEST_VERSION,
-    buildVersion: BUILD_VERSION,
-    templatesHash: templates.hash,
-    modelDigest: plan.modelDigest,
-    files: Object.fromEntries(written.files),
-  };
-  return {
-    written: written.written,
-    unchanged: written.unchanged,
-    removed: written.removed,
-    pages: countPages(manifest),
-    rendered: rendering.rendered,
-    seconds: secondsSince(started),
-    phases,
-    skipped: false,
-    manifest,
-    warnings,
-    writtenFiles: written.writtenFiles,
-    removedFiles: written.removedFiles,
-  };
+}
+
+/** Every file of a folder no manifest describes, as a previous output nothing is known of. */
+function unknownFiles(onDisk: ReadonlySet<string>): Map<string, ManifestFile> {
+  return new Map([...onDisk].map((file) => [file, { hash: '', input: '', bytes: 0 }]));
 }
 
 function withCheckedPublicUrl(model: SiteModel): SiteModel {
@@ -330,16 +347,14 @@ function filesIntact(manifest: BuildManifest, onDisk: ReadonlySet<string>): bool
 const WRITE_CHUNK = 500;
 
 async function writeYielding(
-  root: string,
+  staging: Staging,
   outputs: readonly OutputSpec[],
   before: ReadonlyMap<string, ManifestFile>,
   onDisk: ReadonlySet<string>,
-  options: Pick<WriteOptions, 'createOnly'> & {
-    /** Files an earlier call of this build wrote: none may be produced again. */
-    alreadyWritten?: ReadonlyMap<string, ManifestFile>;
-  } = {},
+  /** Files an earlier call of this build wrote: none may be produced again. */
+  alreadyWritten?: ReadonlyMap<string, ManifestFile>,
 ): Promise<WriteResult> {
-  const files = new Set<string>(options.alreadyWritten?.keys());
+  const files = new Set<string>(alreadyWritten?.keys());
   for (const output of outputs) {
     if (files.has(output.file))
       throw new Error(`Internal error: ${output.file} is produced twice.`);
@@ -349,8 +364,7 @@ async function writeYielding(
   for (let start = 0; start < outputs.length; start += WRITE_CHUNK) {
     if (start > 0) await new Promise((resolve) => setImmediate(resolve));
     results.push(
-      writeOutputs(root, outputs.slice(start, start + WRITE_CHUNK), before, onDisk, {
-        ...(options.createOnly ? { createOnly: true } : {}),
+      writeOutputs(staging, outputs.slice(start, start + WRITE_CHUNK), before, onDisk, {
         removeStale: false,
       }),
     );
@@ -359,10 +373,8 @@ async function writeYielding(
 }
 
 interface RenderedPages {
-  /** Pages new to the disk, written as their chunk came back. */
-  created: WriteResult;
-  /** Pages that replace a file on disk: written once every page has rendered. */
-  replacing: OutputSpec[];
+  /** The rendered pages, staged as their chunk came back. */
+  staged: WriteResult;
   /** The theme's own pages; undefined when nothing was rendered. */
   extras: Map<string, string> | undefined;
   warnings: string[];
@@ -370,60 +382,44 @@ interface RenderedPages {
 }
 
 /**
- * Renders the changed pages chunk by chunk and writes those new to the disk while the next
- * chunk renders. A page that replaces a file waits until every page has rendered, and the
- * pages created here are removed again when rendering fails, so that a theme failing on some
- * page (exit 2) leaves the output as it was.
+ * Renders the changed pages chunk by chunk and stages each chunk while the next renders (a
+ * theme failing on some page leaves the output as it was: the staging is discarded).
  */
 async function renderPages(
   workers: BuildWorkers,
   base: Omit<RenderInput, 'jobs'>,
   toRender: readonly PlannedJob[],
   disk: {
+    staging: Staging;
     before: ReadonlyMap<string, ManifestFile>;
     onDisk: ReadonlySet<string>;
     chunkSize: number;
   },
 ): Promise<RenderedPages> {
-  const { before, onDisk } = disk;
-  const created: WriteResult[] = [];
-  const replacing: OutputSpec[] = [];
+  const staged: WriteResult[] = [];
   const warnings: string[] = [];
   let extras: Map<string, string> | undefined;
   let rendered = 0;
-  try {
-    for await (const { jobs, result } of renderInChunks(
-      workers.render,
-      base,
-      toRender,
-      disk.chunkSize,
-    )) {
-      // Every chunk renders the theme's own pages alike; the first chunk's are kept.
-      if (extras === undefined) {
-        extras = result.extras;
-        warnings.push(...result.warnings);
-      }
-      const fresh: OutputSpec[] = [];
-      jobs.forEach((planned, index) => {
-        const output = { file: planned.file, input: planned.digest, content: result.pages[index] };
-        (onDisk.has(planned.file) ? replacing : fresh).push(output);
-      });
-      rendered += jobs.length;
-      const written = await writeYielding(base.outDir, fresh, before, onDisk, {
-        createOnly: true,
-      });
-      created.push(written);
-      // A file that turned out to exist after all is replaced with the others.
-      replacing.push(...written.deferred);
+  for await (const { jobs, result } of renderInChunks(
+    workers.render,
+    base,
+    toRender,
+    disk.chunkSize,
+  )) {
+    // Every chunk renders the theme's own pages alike; the first chunk's are kept.
+    if (extras === undefined) {
+      extras = result.extras;
+      warnings.push(...result.warnings);
     }
-  } catch (error) {
-    removeCreated(
-      base.outDir,
-      created.flatMap((result) => result.writtenFiles),
-    );
-    throw error;
+    const pages = jobs.map((planned, index) => ({
+      file: planned.file,
+      input: planned.digest,
+      content: result.pages[index],
+    }));
+    rendered += jobs.length;
+    staged.push(await writeYielding(disk.staging, pages, disk.before, disk.onDisk));
   }
-  return { created: mergeResults(...created), replacing, extras, warnings, rendered };
+  return { staged: mergeResults(...staged), extras, warnings, rendered };
 }
 
 /** The previous build's search files by bundle directory (`pagefind/s0`). */

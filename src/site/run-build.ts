@@ -32,6 +32,7 @@ import {
 } from './offloaded-transform.js';
 import { startBuildWorkers, type BuildWorkers } from './build-workers.js';
 import { topLevelIntact } from './output-intact.js';
+import { readStamp, recoverOutput, stampOf } from './output-switch.js';
 import { BUILD_VERSION } from './site-plan.js';
 import { scanTemplates } from './template-files.js';
 import { defaultTemplatesDir } from './templates-dir.js';
@@ -120,6 +121,8 @@ export async function runBuild(
   // this run are transformed too, so that their paths are as current as a full build's.
   const toPrepare = pairsById ? shown : languages;
   checkOutputDir(settings.output);
+  // A switch a killed build committed is finished before anything is decided from the output.
+  for (const lang of languages) recoverOutput(path.join(settings.output, lang));
   const sanitize = settings.transform?.sanitize ?? true;
   const summary: BuildSummary = {
     languages: {},
@@ -400,6 +403,8 @@ async function buildLanguage(
     prepared.quiet &&
     state?.siteDigest === siteDigest &&
     state.templatesHash === job.templatesHash &&
+    // The folder holds the recorded build (not another --out's, nor a half-recorded one).
+    readStamp(outDir) === stampOf(state) &&
     topLevelIntact(outDir, store.buildState.topLevelNames(lang))
   ) {
     options.onLine?.(`${lang}: nothing changed since the last build, skipped`);

@@ -8,6 +8,7 @@ import { createReadStream, promises as fs } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { STATE_DIR } from './output-switch.js';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -82,6 +83,8 @@ async function serve(base: string, rawUrl: string, response: http.ServerResponse
 
 async function existingFile(base: string, pathname: string): Promise<string | undefined> {
   if (pathname.includes('\0')) return undefined;
+  // The build's staging, journals and stamps are its own, not part of any site.
+  if (pathname.split('/').filter(Boolean)[0] === STATE_DIR) return undefined;
   const target = path.resolve(base, `.${pathname}`);
   if (!isInside(base, target)) return undefined;
   for (const candidate of [target, path.join(target, 'index.html')]) {

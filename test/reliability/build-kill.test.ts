@@ -1,11 +1,16 @@
 /**
- * A real `cms-mirror build` process (the compiled CLI) SIGKILLed while it writes the output:
- * a new theme makes every page change, and the child is killed once the first files were
- * replaced and before all of them were. What the build promises: the output is still whole
- * (every file is the previous good build's or the new build's, byte for byte; no half-written
- * file, no temporary file left), and `build` run again completes and leaves exactly what a
- * full build of the same cache and theme writes. The output directory is not swapped as a
- * whole: during and after a killed build it mixes whole old and whole new files.
+ * A real `cms-mirror build` process (the compiled CLI) SIGKILLed while it replaces the output
+ * (issue 11): a new theme makes every page change. What the build promises, per language:
+ * killed before its commit point, the served folder (`out/pl`, `out/es`) is exactly the
+ * previous build, byte for byte and file for file; killed after it, the next build first
+ * finishes the switch, and what it leaves is exactly what a full build of the same cache and
+ * theme writes. No staging, journal or temporary file survives the next build, and nothing is
+ * written outside `out/{lang}/` and the build's own `out/.cms-mirror/`.
+ *
+ * The moments are chosen from a trace of a rehearsal on a copy (the build's trace hook:
+ * `CMS_MIRROR_BUILD_TRACE`), and the child is paused at the chosen step
+ * (`CMS_MIRROR_BUILD_PAUSE`) before it is killed: where each kill lands does not depend on
+ * the machine's load, and the test checks it landed there.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -16,15 +21,29 @@ import { cliArgs } from '../helpers/reliability-process.js';
 import { runCliCaptured } from '../helpers/run-cli.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
+const LANGS = ['pl', 'es'] as const;
+/** How long a child may take to reach its pause (a loaded machine renders slowly). */
+const REACH_MS = 120_000;
 
-/** Every file under `dir` with its bytes (relative, forward slashes). */
-function bytesOf(dir: string): Map<string, Buffer> {
-  return new Map([...snapshotFiles(dir)].map(([file, state]) => [file, state.bytes]));
+type Site = Record<(typeof LANGS)[number], Map<string, Buffer>>;
+
+/** Every file of each language's folder with its bytes (relative, forward slashes). */
+function siteOf(out: string): Site {
+  const bytes = (lang: string): Map<string, Buffer> =>
+    new Map([...snapshotFiles(path.join(out, lang))].map(([file, state]) => [file, state.bytes]));
+  return { pl: bytes('pl'), es: bytes('es') };
 }
 
-describe('reliability: a build process killed while it writes', () => {
+/** The files that differ between two folders (missing on either side, or other bytes). */
+function differences(a: Map<string, Buffer>, b: Map<string, Buffer>): string[] {
+  const names = new Set([...a.keys(), ...b.keys()]);
+  return [...names].filter((file) => !a.get(file)?.equals(b.get(file) ?? Buffer.alloc(0))).sort();
+}
+
+describe('reliability: a build process killed while it replaces the output', () => {
   let mirror: Mirror;
   let theme: string;
+  let traces: string;
   beforeAll(async () => {
     mirror = await startMirror({ reference: { posts: 12, pages: 3, media: 3 } });
     await mirror.run();
@@ -34,102 +53,195 @@ describe('reliability: a build process killed while it writes', () => {
     const base = path.join(theme, '_includes', 'layouts', 'base.njk');
     const text = fs.readFileSync(base, 'utf8');
     fs.writeFileSync(base, text.replace('</footer>', '<p>Nowy motyw</p>\n</footer>'));
+    traces = path.join(mirror.temp.dir, 'traces');
+    fs.mkdirSync(traces);
   }, 120_000);
   afterAll(async () => {
     await mirror?.close();
   });
 
-  function buildArgv(out: string, cache = mirror.cacheFile): string[] {
+  function buildArgv(out: string, cache: string, templates: string): string[] {
     return [
       'build',
       ...['--pipeline', path.join(mirror.temp.dir, 'pipeline.yaml')],
       ...['--lang', 'pl,es', '--cache', cache, '--out', out],
-      ...['--templates', theme, '--json'],
+      ...['--templates', templates, '--json'],
     ];
   }
 
-  /** Runs the build in a child; SIGKILLs it once some but not all of `changing` were replaced. */
-  function killWhileWriting(
-    before: ReadonlyMap<string, Buffer>,
-    changing: readonly string[],
-  ): Promise<{ signal: NodeJS.Signals | null; stderr: string; replaced: number }> {
-    const child = spawn(process.execPath, [...cliArgs(), ...buildArgv(mirror.outDir)], {
+  async function build(out: string, cache: string, templates: string): Promise<void> {
+    const run = await runCliCaptured(buildArgv(out, cache, templates), {
+      env: mirror.env,
       cwd: mirror.temp.dir,
-      env: { ...process.env, ...mirror.env, NO_COLOR: '1' },
+    });
+    expect(run.code, run.stderr).toBe(0);
+  }
+
+  /** A copy of the cache (with its write-ahead log), so that a build there leaves ours alone. */
+  function copyCache(name: string): string {
+    const copy = path.join(mirror.temp.dir, `${name}.sqlite`);
+    fs.copyFileSync(mirror.cacheFile, copy);
+    if (fs.existsSync(`${mirror.cacheFile}-wal`))
+      fs.copyFileSync(`${mirror.cacheFile}-wal`, `${copy}-wal`);
+    return copy;
+  }
+
+  let runs = 0;
+  /**
+   * Runs the build in a child with its trace in a file of its own; with `pauseAt`, SIGKILLs it
+   * once the trace shows that it stopped there. Returns the trace's lines.
+   */
+  async function tracedBuild(
+    out: string,
+    cache: string,
+    pauseAt?: { step: string; nth: number },
+  ): Promise<{ lines: string[]; signal: NodeJS.Signals | null; code: number | null }> {
+    const trace = path.join(traces, `run-${++runs}.trace`);
+    const child = spawn(process.execPath, [...cliArgs(), ...buildArgv(out, cache, theme)], {
+      cwd: mirror.temp.dir,
+      env: {
+        ...process.env,
+        ...mirror.env,
+        NO_COLOR: '1',
+        CMS_MIRROR_BUILD_TRACE: trace,
+        ...(pauseAt ? { CMS_MIRROR_BUILD_PAUSE: `${pauseAt.step}#${pauseAt.nth}` } : {}),
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    let replaced = 0;
-    const timer = setInterval(() => {
-      replaced = changing.filter((file) => {
-        try {
-          return !fs.readFileSync(path.join(mirror.outDir, file)).equals(before.get(file)!);
-        } catch {
-          return false;
-        }
-      }).length;
-      if (replaced > 0) child.kill('SIGKILL');
-    }, 2);
-    return new Promise((resolve, reject) => {
-      child.once('error', reject);
-      child.once('exit', (code, signal) => {
-        clearInterval(timer);
-        resolve({ signal, stderr: `exit ${code}, ${replaced} replaced; ${stderr}`, replaced });
-      });
-    });
+    const lines = (): string[] =>
+      fs.existsSync(trace) ? fs.readFileSync(trace, 'utf8').split('\n').filter(Boolean) : [];
+    const reached = (): boolean =>
+      pauseAt !== undefined &&
+      lines().filter((line) => line.startsWith(pauseAt.step)).length === pauseAt.nth;
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
+      (resolve, reject) => {
+        child.once('error', reject);
+        child.once('exit', (code, signal) => resolve({ code, signal }));
+      },
+    );
+    let done = false;
+    void exited.then(() => (done = true));
+    if (pauseAt) {
+      // Bounded: the child either reaches its pause (and waits there for a minute) or ends.
+      const deadline = Date.now() + REACH_MS;
+      while (!done && !reached() && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      child.kill('SIGKILL');
+    }
+    const { code, signal } = await exited;
+    if (!pauseAt) expect(code, `${stderr}\n${lines().slice(-5).join('\n')}`).toBe(0);
+    return { lines: lines(), code, signal };
   }
 
-  it('leaves only whole files, and a re-run completes equal to a full build', async () => {
-    const before = bytesOf(mirror.outDir);
-    // What the new theme makes, built in-process from a copy of the cache (the cache records
-    // its last build) into a directory of its own.
+  /** Kills a build of `mirror.outDir` at the chosen step and checks that it landed there. */
+  async function killAt(step: string, nth: number): Promise<string[]> {
+    const killed = await tracedBuild(mirror.outDir, mirror.cacheFile, { step, nth });
+    expect(killed.signal, `killed at ${step}#${nth}`).toBe('SIGKILL');
+    const last = killed.lines.at(-1) ?? '';
+    expect(last.startsWith(step), `the last step before the kill: ${last}`).toBe(true);
+    expect(killed.lines.filter((line) => line.startsWith(step))).toHaveLength(nth);
+    return killed.lines;
+  }
+
+  /** What the state directory holds for the languages: leftovers of a killed build or not. */
+  function stateEntries(): string[] {
+    const dir = path.join(mirror.outDir, '.cms-mirror');
+    return fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
+  }
+
+  /** Nothing but the language folders and the build's state directory is under `--out`. */
+  function expectOnlyOurs(): void {
+    expect(fs.readdirSync(mirror.outDir).sort()).toEqual(['.cms-mirror', 'es', 'pl']);
+  }
+
+  it('leaves the previous site until its commit point, and a re-run completes it', async () => {
+    const before = siteOf(mirror.outDir);
+    const outside = [...snapshotFiles(mirror.temp.dir).keys()].filter(
+      (file) => !file.startsWith('output/') && !file.startsWith('cache'),
+    );
+    // What the new theme makes: a full build from a copy of the cache into a folder of its own.
     const fullOut = path.join(mirror.temp.dir, 'full');
-    const copy = path.join(mirror.temp.dir, 'copy.sqlite');
-    fs.copyFileSync(mirror.cacheFile, copy);
-    if (fs.existsSync(`${mirror.cacheFile}-wal`))
-      fs.copyFileSync(`${mirror.cacheFile}-wal`, `${copy}-wal`);
-    const full = await runCliCaptured(buildArgv(fullOut, copy), {
-      env: mirror.env,
-      cwd: mirror.temp.dir,
-    });
-    expect(full.code, full.stderr).toBe(0);
-    // The whole build's wall time holds the per-language times (and what lies between them).
-    const total = JSON.parse(full.stdout).total as { seconds: number; wallSeconds: number };
-    expect(total.wallSeconds).toBeGreaterThanOrEqual(total.seconds);
-    expect(total.seconds).toBeGreaterThan(0);
-    const after = bytesOf(fullOut);
-    const changing = [...after.keys()].filter(
-      (file) => before.has(file) && !before.get(file)!.equals(after.get(file)!),
-    );
-    expect(changing.length, 'pages the new theme changes').toBeGreaterThan(20);
+    await build(fullOut, copyCache('full'), theme);
+    const after = siteOf(fullOut);
+    for (const lang of LANGS)
+      expect(differences(before[lang], after[lang]).length, lang).toBeGreaterThan(5);
 
-    const killed = await killWhileWriting(before, changing);
-    expect(killed.signal, killed.stderr).toBe('SIGKILL');
-    const now = bytesOf(mirror.outDir);
-    const replaced = changing.filter((file) => now.get(file)?.equals(after.get(file)!));
-    // The kill landed while the build wrote: some pages new, some still the previous ones.
-    expect(replaced.length, 'pages already rewritten at the kill').toBeGreaterThan(0);
-    expect(replaced.length, 'pages still to rewrite at the kill').toBeLessThan(changing.length);
-    const torn = [...now].filter(
-      ([file, bytes]) => !before.get(file)?.equals(bytes) && !after.get(file)?.equals(bytes),
-    );
-    expect(
-      torn.map(([file]) => file),
-      'files neither the previous nor the new build wrote',
-    ).toEqual([]);
-    expect(
-      [...before.keys()].filter((file) => !now.has(file)),
-      'files lost',
-    ).toEqual([]);
+    // The rehearsal: the same build on copies of the cache and of the output, traced.
+    const rehearsalOut = path.join(mirror.temp.dir, 'rehearsal');
+    fs.cpSync(mirror.outDir, rehearsalOut, { recursive: true });
+    const rehearsal = await tracedBuild(rehearsalOut, copyCache('rehearsal'));
+    const count = (step: string): number =>
+      rehearsal.lines.filter((line) => line.startsWith(step)).length;
+    const middle = (step: string): number => Math.max(1, Math.floor(count(step) / 2));
+    // Languages are built one after the other: `first`, then `second`.
+    const order = [...new Set(rehearsal.lines.map((line) => /^stage (\S+)/.exec(line)?.[1]))];
+    const [first, second] = order.filter(Boolean) as [
+      (typeof LANGS)[number],
+      (typeof LANGS)[number],
+    ];
+    expect([first, second].sort()).toEqual([...LANGS].sort());
+    for (const lang of LANGS) {
+      for (const step of ['stage', 'switch'])
+        expect(count(`${step} ${lang}`), `${step} ${lang}`).toBeGreaterThan(5);
+      expect(count(`commit ${lang}`)).toBe(1);
+    }
+    const killMid = (step: string): Promise<string[]> => killAt(step, middle(step));
+    const expectServed = (lang: (typeof LANGS)[number], site: Site): void =>
+      expect(differences(siteOf(mirror.outDir)[lang], site[lang]), lang).toEqual([]);
 
-    const rerun = await runCliCaptured(buildArgv(mirror.outDir), {
-      env: mirror.env,
-      cwd: mirror.temp.dir,
-    });
-    expect(rerun.code, rerun.stderr).toBe(0);
-    const final = bytesOf(mirror.outDir);
-    expect([...final.keys()].sort()).toEqual([...after.keys()].sort());
-    expect([...final].filter(([file, bytes]) => !after.get(file)!.equals(bytes))).toEqual([]);
-  }, 180_000);
+    // 1. Killed half-way through staging the first language: the previous site, exactly.
+    await killMid(`stage ${first}`);
+    expect(stateEntries()).toContain(`${first}.stage`);
+    expect(stateEntries()).not.toContain(`${first}.journal`);
+    for (const lang of LANGS) expectServed(lang, before);
+
+    // 2. Killed right after its commit point: still the previous site, the journal written.
+    await killAt(`commit ${first}`, 1);
+    expect(stateEntries()).toContain(`${first}.journal`);
+    for (const lang of LANGS) expectServed(lang, before);
+
+    // 3. Killed half-way through its switch (the previous run's is finished first): a mix
+    //    while it stopped, whose journal is rolled forward by the next build, even one with
+    //    the previous theme, which must then leave exactly the previous site.
+    await killMid(`switch ${first}`);
+    expect(stateEntries()).toContain(`${first}.journal`);
+    const mixed = differences(siteOf(mirror.outDir)[first], before[first]);
+    expect(mixed.length, 'pages already switched').toBeGreaterThan(0);
+    expect(mixed.length, 'pages still to switch').toBeLessThan(count(`switch ${first}`));
+    await build(mirror.outDir, mirror.cacheFile, path.join(ROOT, 'templates'));
+    for (const lang of LANGS) expectServed(lang, before);
+    expect(stateEntries()).toEqual(['es.stamp', 'pl.stamp']);
+
+    // 4. Killed half-way through staging the second, the first switched: new, then previous.
+    await killMid(`stage ${second}`);
+    expectServed(first, after);
+    expectServed(second, before);
+
+    // 5. Killed half-way through the second's switch: the next build finishes it, equal to a
+    //    full build.
+    await killMid(`switch ${second}`);
+    expect(stateEntries()).toContain(`${second}.journal`);
+    expect(differences(siteOf(mirror.outDir)[second], before[second]).length).toBeGreaterThan(0);
+    await build(mirror.outDir, mirror.cacheFile, theme);
+    const now = siteOf(mirror.outDir);
+    for (const lang of LANGS) expectServed(lang, after);
+
+    // No leftover of any kill, and nothing written outside the output's own places.
+    expect(stateEntries()).toEqual(['es.stamp', 'pl.stamp']);
+    expectOnlyOurs();
+    for (const lang of LANGS)
+      expect(
+        [...now[lang].keys()].filter((file) => file.endsWith('.tmp')),
+        lang,
+      ).toEqual([]);
+    const outsideNow = [...snapshotFiles(mirror.temp.dir).keys()].filter(
+      (file) =>
+        !file.startsWith('output/') &&
+        !file.startsWith('cache') &&
+        !/^(full|rehearsal|traces)(\/|\.sqlite)/.test(file),
+    );
+    expect(outsideNow.sort()).toEqual(outside.sort());
+  }, 600_000);
 });

@@ -63,9 +63,16 @@ describe('hostile slugs and file names stay inside output/{lang}/', () => {
 
   it('writes nothing outside output/pl and output/es, at any level of the temp tree', () => {
     const everything = walkFiles(root);
+    // Besides the languages, only the stamps of the build's switch (its staging is gone).
+    expect(
+      everything.filter((file) => file.startsWith('nest/deeper/output/.cms-mirror/')).sort(),
+    ).toEqual([
+      'nest/deeper/output/.cms-mirror/es.stamp',
+      'nest/deeper/output/.cms-mirror/pl.stamp',
+    ]);
     const outside = everything.filter(
       (file) =>
-        !/^nest\/deeper\/output\/(?:pl|es)\//.test(file) &&
+        !/^nest\/deeper\/output\/(?:(?:pl|es)\/|\.cms-mirror\/(?:pl|es)\.stamp$)/.test(file) &&
         !/^cache\.sqlite(?:-wal|-shm)?$/.test(file),
     );
     expect(outside).toEqual([]);
@@ -78,7 +85,12 @@ describe('hostile slugs and file names stay inside output/{lang}/', () => {
         path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'),
       )
       .filter((dir) => !/^nest\/deeper\/output\/(?:pl|es)(?:\/|$)/.test(dir));
-    expect(directories.sort()).toEqual(['nest', 'nest/deeper', 'nest/deeper/output']);
+    expect(directories.sort()).toEqual([
+      'nest',
+      'nest/deeper',
+      'nest/deeper/output',
+      'nest/deeper/output/.cms-mirror',
+    ]);
     // Above the temp dir: nothing named after a hostile target appeared.
     const appeared = fs.readdirSync(os.tmpdir()).filter((name) => !outsideBefore.has(name));
     const targets = [

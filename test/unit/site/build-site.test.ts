@@ -203,7 +203,8 @@ describe('buildSite: a full build', () => {
     ).toBe(false);
     // Nothing but the language directory was created.
     expect(fs.readdirSync(tmp)).toEqual(['output']);
-    expect(fs.readdirSync(outputDir)).toEqual(['pl']);
+    expect(fs.readdirSync(outputDir).sort()).toEqual(['.cms-mirror', 'pl']);
+    expect(fs.readdirSync(path.join(outputDir, '.cms-mirror'))).toEqual(['pl.stamp']);
     const entry = JSON.parse(read('pagefind/s0/pagefind-entry.json')) as {
       languages: Record<string, { page_count: number }>;
     };
@@ -228,7 +229,8 @@ describe('buildSite: a full build', () => {
     model.media.push({ sitePath: '/../escaped.png', sha256: 'x', read: () => Buffer.from('x') });
     const report = await build(model);
     expect(fs.readdirSync(tmp)).toEqual(['output']);
-    expect(fs.readdirSync(outputDir)).toEqual(['pl']);
+    expect(fs.readdirSync(outputDir).sort()).toEqual(['.cms-mirror', 'pl']);
+    expect(fs.readdirSync(path.join(outputDir, '.cms-mirror'))).toEqual(['pl.stamp']);
     for (const up of [1, 2, 3, 4]) {
       expect(fs.existsSync(path.resolve(outDir, ...Array<string>(up).fill('..'), 'escaped'))).toBe(
         false,
@@ -484,7 +486,7 @@ describe('buildSite: rendering in chunks', () => {
     expect(many.manifest).toEqual(one.manifest);
   });
 
-  it('leaves the output as it was when a later chunk fails: new pages removed, none replaced', async () => {
+  it('leaves the output as it was when a later chunk fails: pages staged, none in place', async () => {
     const first = await build(fixtureModel({ posts: 25 }), { renderChunkSize: 4 });
     const before = snapshot(outDir);
     // Five new posts, newer than all others (rendered right after the listings), and an
@@ -507,6 +509,12 @@ describe('buildSite: rendering in chunks', () => {
     // A rehearsal on a copy counts the chunks, so that the real build fails on the last one.
     const rehearsal = path.join(tmp, 'rehearsal');
     fs.cpSync(outDir, rehearsal, { recursive: true });
+    // The copy holds the same build: its stamp says so.
+    fs.mkdirSync(path.join(tmp, '.cms-mirror'));
+    fs.copyFileSync(
+      path.join(outputDir, '.cms-mirror', 'pl.stamp'),
+      path.join(tmp, '.cms-mirror', 'rehearsal.stamp'),
+    );
     let chunks = 0;
     const counting: BuildWorkers = {
       ...inProcessWorkers,
@@ -525,23 +533,27 @@ describe('buildSite: rendering in chunks', () => {
     expect(chunks).toBeGreaterThan(3);
 
     let calls = 0;
-    let createdBeforeFailure: string[] = [];
+    let stagedBeforeFailure: string[] = [];
+    let outputBeforeFailure: ReturnType<typeof snapshot> | undefined;
     const failingLast: BuildWorkers = {
       ...inProcessWorkers,
       render: async (input) => {
         if (++calls < chunks) return inProcessWorkers.render(input);
         // Let the chunks before this one come back and be written first.
         await new Promise((resolve) => setTimeout(resolve, 200));
-        createdBeforeFailure = walkFiles(outDir).filter((file) => !before.has(file));
+        stagedBeforeFailure = walkFiles(path.join(outputDir, '.cms-mirror', 'pl.stage'));
+        outputBeforeFailure = snapshot(outDir);
         throw new InputError('theme', 'The templates in theme failed to render: boom');
       },
     };
     await expect(
       build(changed(), { previous: first.manifest, renderChunkSize: 2, workers: failingLast }),
     ).rejects.toMatchObject({ code: 'E_INPUT' });
-    // The new posts' pages were on disk while later chunks rendered...
-    expect(createdBeforeFailure).toContain(`${postPath(25).slice(1)}index.html`);
-    // ...and the failure took them away again; nothing was replaced.
+    // The new posts' pages were staged while later chunks rendered, the output untouched...
+    expect(stagedBeforeFailure).toContain(`${postPath(25).slice(1)}index.html`);
+    expect(outputBeforeFailure).toEqual(before);
+    // ...and the failure dropped the staging; nothing was replaced.
     expect(snapshot(outDir)).toEqual(before);
+    expect(fs.readdirSync(path.join(outputDir, '.cms-mirror'))).toEqual(['pl.stamp']);
   });
 });

@@ -4,7 +4,13 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ManifestFile } from '../../../src/site/build-manifest.js';
 import { sha256 } from '../../../src/site/digest.js';
-import { listOutputFiles, removeCreated, writeOutputs } from '../../../src/site/output-writer.js';
+import {
+  listOutputFiles,
+  writeOutputs as stageOutputs,
+  type OutputSpec,
+  type WriteOptions,
+} from '../../../src/site/output-writer.js';
+import { openStaging } from '../../../src/site/output-switch.js';
 
 let tmp: string;
 let root: string;
@@ -20,6 +26,25 @@ afterEach(() => {
 
 function entry(content: string, input = 'i'): ManifestFile {
   return { hash: sha256(content), input, bytes: Buffer.byteLength(content) };
+}
+
+/** Stages the outputs and commits them at once, as a build does at its end. */
+function writeOutputs(
+  dir: string,
+  outputs: readonly OutputSpec[],
+  previous: ReadonlyMap<string, ManifestFile>,
+  onDisk: ReadonlySet<string>,
+  options: WriteOptions = {},
+): ReturnType<typeof stageOutputs> {
+  const staging = openStaging(dir);
+  try {
+    const result = stageOutputs(staging, outputs, previous, onDisk, options);
+    staging.commit(result.removedFiles, 'stamp');
+    return result;
+  } catch (error) {
+    staging.discard();
+    throw error;
+  }
 }
 
 describe('writeOutputs', () => {
@@ -137,28 +162,23 @@ describe('writeOutputs', () => {
     expect(fs.readFileSync(path.join(root, 'page.html'), 'utf8')).toBe('new');
   });
 
-  it('with createOnly, creates missing files only and hands back the others', () => {
+  it('changes nothing under the root until the commit, and nothing once discarded', () => {
     fs.mkdirSync(path.join(root, 'old'), { recursive: true });
     fs.writeFileSync(path.join(root, 'old/index.html'), 'old');
-    const result = writeOutputs(
-      root,
-      [
-        { file: 'old/index.html', input: '1', content: 'replaced' },
-        { file: 'new/deep/index.html', input: '2', content: 'new' },
-      ],
-      new Map(),
-      new Set(),
-      { createOnly: true, removeStale: false },
+    const previous = new Map([['old/index.html', entry('old')]]);
+    const staging = openStaging(root);
+    const result = stageOutputs(
+      staging,
+      [{ file: 'new/deep/index.html', input: '2', content: 'new' }],
+      previous,
+      new Set(previous.keys()),
     );
-    expect(result.writtenFiles).toEqual(['new/deep/index.html']);
-    expect(result.deferred.map((output) => output.file)).toEqual(['old/index.html']);
-    expect([...result.files.keys()]).toEqual(['new/deep/index.html']);
-    expect(fs.readFileSync(path.join(root, 'old/index.html'), 'utf8')).toBe('old');
-
-    // What a failed build created goes again, with the directories it made.
-    removeCreated(root, result.writtenFiles);
+    expect(result).toMatchObject({ written: 1, removedFiles: ['old/index.html'] });
     expect(listOutputFiles(root)).toEqual(new Set(['old/index.html']));
-    expect(fs.existsSync(path.join(root, 'new'))).toBe(false);
+    staging.discard();
+    expect(listOutputFiles(root)).toEqual(new Set(['old/index.html']));
+    expect(fs.readdirSync(tmp).sort()).toEqual(['.cms-mirror', 'pl']);
+    expect(fs.readdirSync(path.join(tmp, '.cms-mirror'))).toEqual([]);
   });
 
   it('never deletes outside the root, whatever a tampered manifest lists', () => {
