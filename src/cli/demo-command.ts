@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startReferenceProcess } from './reference-process.js';
 import type { CliIo } from './run-cli.js';
+import { pipelineOption } from './shared-options.js';
 
 const DEMO_PIPELINE = fileURLToPath(new URL('../../pipelines/demo.yaml', import.meta.url));
 
@@ -11,10 +12,11 @@ const DEMO_PIPELINE = fileURLToPath(new URL('../../pipelines/demo.yaml', import.
  * process on a free port, so a new user sees a real site built in one command.
  */
 export function demoCommand(io: CliIo): Command {
-  return new Command('demo')
-    .description('start the reference site, pull pl and es, build output/pl and output/es, stop')
-    .option('--pipeline <file>', 'pipeline file to take paths from', DEMO_PIPELINE)
-    .action(async (flags: { pipeline: string }) => {
+  const command = new Command('demo').description(
+    'start the reference site, pull pl and es, build output/pl and output/es, stop',
+  );
+  return pipelineOption(command, 'pipeline file to take paths from', DEMO_PIPELINE).action(
+    async (flags: { pipeline: string }) => {
       const [
         { resolveSettings },
         { pull },
@@ -69,5 +71,6 @@ export function demoCommand(io: CliIo): Command {
       } finally {
         await reference.stop();
       }
-    });
+    },
+  );
 }

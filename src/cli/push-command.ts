@@ -4,6 +4,7 @@ import type { CommonFlags } from '../config/settings.js';
 import type { RunPushReport } from '../push/index.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from './run-cli.js';
+import { dirOption, jsonOption, siteOptions } from './shared-options.js';
 
 interface PushFlags extends CommonFlags {
   dir?: string;
@@ -16,19 +17,10 @@ interface PushFlags extends CommonFlags {
 }
 
 export function pushCommand(io: CliIo): Command {
-  return new Command('push')
-    .description(
-      'send changed checkout files (and queued edits) to the site through batch requests',
-    )
-    .option('--pipeline <file>', 'pipeline file')
-    .option('--site <url>', 'base URL of the site')
-    .option('--lang <list>', 'languages, e.g. pl,es')
-    .option('--cache <file>', 'SQLite cache')
-    .option(
-      '--allow-insecure-http',
-      'send credentials to an http: site that is not this machine (clear text)',
-    )
-    .option('--dir <dir>', 'checkout dir (default: the pipeline\'s push.dir, "content")')
+  const command = new Command('push').description(
+    'send changed checkout files (and queued edits) to the site through batch requests',
+  );
+  dirOption(siteOptions(command))
     .option('--dry-run', 'validate and check for conflicts, send nothing')
     .option(
       '--force',
@@ -45,8 +37,8 @@ export function pushCommand(io: CliIo): Command {
       '--resolve <file>',
       "mark a conflicting checkout file resolved (after merging FILE.remote.html into it): send it against the site's current version; repeatable",
       (value: string, previous: string[] = []) => [...previous, value],
-    )
-    .option('--json', 'print one machine-readable summary')
+    );
+  return jsonOption(command)
     .addHelpText(
       'after',
       `

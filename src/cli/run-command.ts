@@ -1,7 +1,14 @@
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import type { CommonFlags } from '../config/settings.js';
 import { buildJson, printBuild } from './build-command.js';
-import { nonNegativeInt } from './option-parsers.js';
+import {
+  jsonOption,
+  outOption,
+  pullOptions,
+  siteOptions,
+  templatesOption,
+  translationsOption,
+} from './shared-options.js';
 import type { CliIo } from './run-cli.js';
 
 interface RunFlags extends CommonFlags {
@@ -10,32 +17,12 @@ interface RunFlags extends CommonFlags {
 
 /** pull + build: the scheduled run. A pull that changed nothing skips the build. */
 export function runCommand(io: CliIo): Command {
-  return new Command('run')
-    .description('pull, then build what changed (a scheduled static build in one command)')
-    .option('--pipeline <file>', 'pipeline file')
-    .option('--site <url>', 'base URL of the site')
-    .option('--lang <list>', 'languages, e.g. pl,es')
-    .option('--cache <file>', 'SQLite cache')
-    .option(
-      '--allow-insecure-http',
-      'send credentials to an http: site that is not this machine (clear text)',
-    )
-    .option('--out <dir>', 'output directory; each language goes to <dir>/<lang>/')
-    .option('--templates <dir>', 'an Eleventy theme directory instead of the built-in one')
-    .option('--backup', 'also mirror revisions and autosaves (needs credentials)')
-    .option(
-      '--full-sweep-every <n>',
-      'list every collection in full every Nth pull, to find deletions counts cannot show (0 = never; default 20)',
-      nonNegativeInt,
-    )
-    .addOption(
-      new Option(
-        '--translations <mode>',
-        "how items pair with their translations: same-id (one content set under every language) or none (separate sites; the switcher goes to the other language's home). Default: the pipeline's, else none",
-      ).choices(['same-id', 'none']),
-    )
-    .option('--json', 'print one machine-readable summary on stdout')
-    .action(async (flags: RunFlags) => {
+  const command = new Command('run').description(
+    'pull, then build what changed (a scheduled static build in one command)',
+  );
+  templatesOption(outOption(siteOptions(command)));
+  return jsonOption(translationsOption(pullOptions(command)), 'summary on stdout').action(
+    async (flags: RunFlags) => {
       const [{ resolveSettings }, { pull }, { openStore }, { createProgressReporter }] =
         await Promise.all([
           import('../config/settings.js'),
@@ -78,5 +65,6 @@ export function runCommand(io: CliIo): Command {
       } finally {
         store.close();
       }
-    });
+    },
+  );
 }

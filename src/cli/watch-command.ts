@@ -4,6 +4,7 @@ import type { CommonFlags } from '../config/settings.js';
 import { isCmsMirrorError } from '../errors.js';
 import { parseDuration } from '../watch/duration.js';
 import type { CliIo } from './run-cli.js';
+import { dirOption, outOption, siteOptions, templatesOption } from './shared-options.js';
 
 interface WatchFlags extends CommonFlags {
   dir?: string;
@@ -13,21 +14,12 @@ interface WatchFlags extends CommonFlags {
 }
 
 export function watchCommand(io: CliIo): Command {
-  return new Command('watch')
-    .description(
-      'watch checked-out files and the theme: record saved edits, or with --push send them and rebuild the affected pages; a theme change rebuilds the site; Ctrl-C stops after the running step',
-    )
-    .option('--pipeline <file>', 'pipeline file')
-    .option('--site <url>', 'base URL of the site')
-    .option('--lang <list>', 'languages, e.g. pl,es')
-    .option('--cache <file>', 'SQLite cache')
-    .option(
-      '--allow-insecure-http',
-      'send credentials to an http: site that is not this machine (clear text)',
-    )
-    .option('--dir <dir>', 'checkout dir (default: the pipeline\'s push.dir, "content")')
-    .option('--out <dir>', 'output directory the rebuild writes; each language in <dir>/<lang>/')
-    .option('--templates <dir>', 'theme dir to build with and watch (default: the built-in one)')
+  const command = new Command('watch').description(
+    'watch checked-out files and the theme: record saved edits, or with --push send them and rebuild the affected pages; a theme change rebuilds the site; Ctrl-C stops after the running step',
+  );
+  dirOption(siteOptions(command));
+  outOption(command, 'output directory the rebuild writes; each language in <dir>/<lang>/');
+  return templatesOption(command, 'theme dir to build with and watch (default: the built-in one)')
     .option('--push', 'push each batch of saved edits to the site (needs credentials)')
     .option('--no-build', 'only record/push: never rebuild the output')
     .option(
