@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Command } from 'commander';
-import type { CommonFlags } from '../config/settings.js';
+import type { CommonFlags } from '../index.js';
 import { formatBytes } from './pull-command.js';
 import type { CliIo } from './run-cli.js';
 import { cacheOption, jsonOption, pipelineOption } from './shared-options.js';
@@ -17,12 +17,9 @@ export function backupCommand(io: CliIo): Command {
     )
     .requiredOption('--to <file>', 'the snapshot file to write');
   return jsonOption(cacheOption(pipelineOption(command))).action(async (flags: BackupFlags) => {
-    const [{ resolveSettings }, { backupCache }] = await Promise.all([
-      import('../config/settings.js'),
-      import('../sync/index.js'),
-    ]);
+    const { resolveSettings, backup } = await import('../index.js');
     const settings = resolveSettings(flags, io.env, io.cwd);
-    const result = await backupCache(settings, path.resolve(io.cwd, flags.to));
+    const result = await backup({ settings, to: path.resolve(io.cwd, flags.to) });
     if (flags.json) {
       io.stdout.write(`${JSON.stringify(result)}\n`);
       return;

@@ -1,6 +1,5 @@
 import { Command } from 'commander';
-import type { CommonFlags } from '../config/settings.js';
-import type { BuildSummary } from '../site/run-build.js';
+import type { BuildResult, CommonFlags } from '../index.js';
 import type { CliIo } from './run-cli.js';
 import {
   cacheOption,
@@ -28,27 +27,19 @@ export function buildCommand(io: CliIo): Command {
   templatesOption(outOption(cacheOption(command))).option('--force', 'render every page again');
   return jsonOption(translationsOption(command), 'summary on stdout').action(
     async (flags: BuildFlags) => {
-      const [{ resolveSettings }, { runBuild }, { openStore }] = await Promise.all([
-        import('../config/settings.js'),
-        import('../site/run-build.js'),
-        import('../store/index.js'),
-      ]);
+      const { resolveSettings, build } = await import('../index.js');
       const settings = resolveSettings(flags, io.env, io.cwd);
-      const store = openStore(settings.cache);
-      try {
-        const summary = await runBuild(store, settings, {
-          force: flags.force ?? false,
-          ...(flags.json ? {} : { onLine: (line: string) => io.stderr.write(`build ${line}\n`) }),
-        });
-        printBuild(io, summary, flags.json ?? false);
-      } finally {
-        store.close();
-      }
+      const result = await build({
+        settings,
+        force: flags.force ?? false,
+        ...(flags.json ? {} : { onLine: (line: string) => io.stderr.write(`build ${line}\n`) }),
+      });
+      printBuild(io, result, flags.json ?? false);
     },
   );
 }
 
-export function buildJson(summary: BuildSummary): Record<string, unknown> {
+export function buildJson(summary: BuildResult): Record<string, unknown> {
   const languages: Record<string, unknown> = {};
   for (const [lang, result] of Object.entries(summary.languages)) {
     languages[lang] = {
@@ -71,7 +62,7 @@ export function buildJson(summary: BuildSummary): Record<string, unknown> {
   };
 }
 
-export function printBuild(io: CliIo, summary: BuildSummary, json: boolean): void {
+export function printBuild(io: CliIo, summary: BuildResult, json: boolean): void {
   if (json) {
     io.stdout.write(`${JSON.stringify(buildJson(summary))}\n`);
     return;

@@ -23,11 +23,8 @@ export function initCommand(io: CliIo): Command {
     .option('--out <file>', 'the pipeline file to write', 'cms-mirror.yaml')
     .option('--force', 'overwrite the file if it exists')
     .action(async (flags: InitFlags) => {
-      const [{ resolveSettings }, { existsError, pipelineText, writePipelineFile }] =
-        await Promise.all([
-          import('../config/settings.js'),
-          import('../config/pipeline-writer.js'),
-        ]);
+      const { resolveSettings, existsError, pipelineText, writePipelineFile } =
+        await import('../config/index.js');
       // The same checks as every command's --site/--lang; the environment is not read here.
       const settings = resolveSettings(
         {

@@ -1,13 +1,8 @@
 import path from 'node:path';
 import { Command } from 'commander';
-import type { MigrateReport } from '../push/index.js';
 import { UsageError } from '../errors.js';
-import {
-  CONFLICT_POLICIES,
-  formatConflict,
-  STOPPED_HINT,
-  type ConflictPolicy,
-} from '../migrate/conflicts.js';
+import type { MigrateResult } from '../index.js';
+import type { ConflictPolicy } from '../migrate/index.js';
 import type { CliIo } from './run-cli.js';
 import { insecureHttpOption, jsonOption, pipelineOption } from './shared-options.js';
 
@@ -51,10 +46,11 @@ export function migrateCommand(io: CliIo): Command {
       'read the target (credentials checked) and print exactly what the run would do, conflicts included; create nothing',
     );
   return jsonOption(command).action(async (flags: MigrateFlags) => {
-    const [{ resolveSettings }, { migrate }] = await Promise.all([
-      import('../config/settings.js'),
-      import('../push/index.js'),
+    const [{ resolveSettings, migrate }, stage] = await Promise.all([
+      import('../index.js'),
+      import('../migrate/index.js'),
     ]);
+    const { formatConflict, STOPPED_HINT } = stage;
     // --to goes through the same URL rules as --site.
     const settings = resolveSettings(
       {
@@ -66,15 +62,12 @@ export function migrateCommand(io: CliIo): Command {
       io.env,
       io.cwd,
     );
-    const onConflict = conflictPolicy(flags.onConflict);
+    const onConflict = conflictPolicy(flags.onConflict, stage.CONFLICT_POLICIES);
     const report = await migrate({
       fromCache: path.resolve(io.cwd, flags.fromCache),
       fromLang: flags.fromLang,
-      to: settings.site!,
+      settings,
       toLang: flags.toLang,
-      credentials: settings.credentials,
-      credentialNames: settings.credentialNames,
-      http: settings.http,
       onConflict,
       ...(flags.keepTerms ? { keepTerms: true } : {}),
       ...(flags.dryRun ? { dryRun: true } : {}),
@@ -95,11 +88,11 @@ export function migrateCommand(io: CliIo): Command {
       io.stderr.write(`migrate: ${report.conflicts.length} conflict(s); ${STOPPED_HINT}\n`);
       return;
     }
-    printReport(io, report);
+    printReport(io, report, formatConflict);
   });
 }
 
-function jsonOf(report: MigrateReport, dryRun: boolean): Record<string, unknown> {
+function jsonOf(report: MigrateResult, dryRun: boolean): Record<string, unknown> {
   return {
     dryRun,
     created: report.created,
@@ -119,7 +112,11 @@ function jsonOf(report: MigrateReport, dryRun: boolean): Record<string, unknown>
   };
 }
 
-function printReport(io: CliIo, report: MigrateReport): void {
+function printReport(
+  io: CliIo,
+  report: MigrateResult,
+  formatConflict: (conflict: MigrateResult['conflicts'][number]) => string,
+): void {
   const out = (line: string) => io.stdout.write(`${line}\n`);
   for (const warning of report.warnings) io.stderr.write(`warning: ${warning}\n`);
   for (const conflict of report.conflicts) io.stderr.write(`${formatConflict(conflict)}\n`);
@@ -139,12 +136,10 @@ function printReport(io: CliIo, report: MigrateReport): void {
   }
 }
 
-function conflictPolicy(value: string): ConflictPolicy {
-  const policy = CONFLICT_POLICIES.find((candidate) => candidate === value);
+function conflictPolicy(value: string, policies: readonly ConflictPolicy[]): ConflictPolicy {
+  const policy = policies.find((candidate) => candidate === value);
   if (policy === undefined)
-    throw new UsageError(
-      `--on-conflict: expected one of ${CONFLICT_POLICIES.join(', ')}, got "${value}"`,
-    );
+    throw new UsageError(`--on-conflict: expected one of ${policies.join(', ')}, got "${value}"`);
   return policy;
 }
 

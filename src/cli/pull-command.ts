@@ -1,7 +1,6 @@
 import { Command } from 'commander';
-import type { CommonFlags } from '../config/settings.js';
 import { CmsMirrorError } from '../errors.js';
-import type { PullCounters } from '../sync/index.js';
+import type { CommonFlags, PullCounters } from '../index.js';
 import { jsonOption, pullOptions, siteOptions } from './shared-options.js';
 import type { CliIo } from './run-cli.js';
 
@@ -15,9 +14,8 @@ export function pullCommand(io: CliIo): Command {
   );
   return jsonOption(pullOptions(siteOptions(command)), 'summary on stdout').action(
     async (flags: PullFlags) => {
-      const [{ resolveSettings }, { pull }, { createProgressReporter }] = await Promise.all([
-        import('../config/settings.js'),
-        import('../sync/index.js'),
+      const [{ resolveSettings, pull }, { createProgressReporter }] = await Promise.all([
+        import('../index.js'),
         import('./progress.js'),
       ]);
       const settings = resolveSettings(flags, io.env, io.cwd);
@@ -34,7 +32,7 @@ export function pullCommand(io: CliIo): Command {
       process.once('SIGINT', stop);
       let summary;
       try {
-        summary = await pull(settings, { onProgress: progress.onProgress, signal: abort.signal });
+        summary = await pull({ settings, onProgress: progress.onProgress, signal: abort.signal });
       } finally {
         process.off('SIGINT', stop);
         progress.stop();

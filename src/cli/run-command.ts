@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { CommonFlags } from '../config/settings.js';
+import type { CommonFlags } from '../index.js';
 import { buildJson, printBuild } from './build-command.js';
 import {
   jsonOption,
@@ -23,48 +23,32 @@ export function runCommand(io: CliIo): Command {
   templatesOption(outOption(siteOptions(command)));
   return jsonOption(translationsOption(pullOptions(command)), 'summary on stdout').action(
     async (flags: RunFlags) => {
-      const [{ resolveSettings }, { pull }, { openStore }, { createProgressReporter }] =
-        await Promise.all([
-          import('../config/settings.js'),
-          import('../sync/index.js'),
-          import('../store/index.js'),
-          import('./progress.js'),
-        ]);
-      // The build's modules load while the pull waits for the site.
-      const buildModule = import('../site/run-build.js');
-      buildModule.catch(() => undefined);
+      const [{ resolveSettings, run }, { createProgressReporter }] = await Promise.all([
+        import('../index.js'),
+        import('./progress.js'),
+      ]);
       const settings = resolveSettings(flags, io.env, io.cwd);
       const progress = createProgressReporter(io.stderr);
-      let pulled;
+      let result;
       try {
-        pulled = await pull(settings, { onProgress: progress.onProgress });
+        result = await run({
+          settings,
+          onProgress: progress.onProgress,
+          onPulled: () => progress.stop(),
+          ...(flags.json ? {} : { onLine: (line: string) => io.stderr.write(`build ${line}\n`) }),
+        });
       } finally {
         progress.stop();
       }
-      const changes = new Map(
-        Object.entries(pulled.languages).map(([lang, c]) => [
-          lang,
-          c.created + c.updated + c.deleted,
-        ]),
-      );
-      const { runBuild } = await buildModule;
-      const store = openStore(settings.cache);
-      try {
-        const built = await runBuild(store, settings, {
-          pulledChanges: changes,
-          ...(flags.json ? {} : { onLine: (line: string) => io.stderr.write(`build ${line}\n`) }),
-        });
-        io.exitCode.value = pulled.status === 'partial' ? 3 : 0;
-        if (flags.json) {
-          io.stdout.write(
-            `${JSON.stringify({ pull: { languages: pulled.languages, total: pulled.total }, build: buildJson(built) })}\n`,
-          );
-          return;
-        }
-        printBuild(io, built, false);
-      } finally {
-        store.close();
+      io.exitCode.value = result.status === 'partial' ? 3 : 0;
+      if (flags.json) {
+        const { pull, build } = result;
+        io.stdout.write(
+          `${JSON.stringify({ pull: { languages: pull.languages, total: pull.total }, build: buildJson(build) })}\n`,
+        );
+        return;
       }
+      printBuild(io, result.build, false);
     },
   );
 }

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { CommonFlags } from '../config/settings.js';
+import type { CommonFlags } from '../index.js';
 import { port } from './option-parsers.js';
 import type { CliIo } from './run-cli.js';
 import { outOption, pipelineOption } from './shared-options.js';
@@ -20,15 +20,9 @@ export function serveCommand(io: CliIo): Command {
     .option('--port <n>', 'port to listen on (0 picks a free one)', port, 8080)
     .option('--host <address>', 'address to bind', '127.0.0.1')
     .action(async (flags: ServeFlags) => {
-      const [{ resolveSettings }, { startStaticServer }] = await Promise.all([
-        import('../config/settings.js'),
-        import('../site/static-server.js'),
-      ]);
+      const { resolveSettings, serve } = await import('../index.js');
       const settings = resolveSettings(flags, io.env, io.cwd);
-      const server = await startStaticServer(settings.output, {
-        host: flags.host,
-        port: flags.port,
-      });
+      const server = await serve({ settings, host: flags.host, port: flags.port });
       io.stdout.write(`Serving ${settings.output} at ${server.url}/ — Ctrl+C to stop.\n`);
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);

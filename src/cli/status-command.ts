@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { CommonFlags } from '../config/settings.js';
+import type { CommonFlags } from '../index.js';
 import { formatBytes } from './pull-command.js';
 import type { CliIo } from './run-cli.js';
 import { cacheOption, jsonOption, pipelineOption } from './shared-options.js';
@@ -13,19 +13,8 @@ export function statusCommand(io: CliIo): Command {
     'show what the cache holds per language and collection, the watermarks and the last pulls',
   );
   return jsonOption(cacheOption(pipelineOption(command))).action(async (flags: StatusFlags) => {
-    const [{ resolveSettings }, { status }, { openStore }] = await Promise.all([
-      import('../config/settings.js'),
-      import('../sync/index.js'),
-      import('../store/index.js'),
-    ]);
-    const settings = resolveSettings(flags, io.env, io.cwd);
-    const store = openStore(settings.cache, { readonly: true });
-    let report;
-    try {
-      report = status(store);
-    } finally {
-      store.close();
-    }
+    const { resolveSettings, status } = await import('../index.js');
+    const report = await status({ settings: resolveSettings(flags, io.env, io.cwd) });
     if (flags.json) {
       io.stdout.write(`${JSON.stringify(report)}\n`);
       return;

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { CommonFlags } from '../config/settings.js';
+import type { CommonFlags } from '../index.js';
 import type { CliIo } from './run-cli.js';
 import { jsonOption, siteOptions } from './shared-options.js';
 
@@ -12,12 +12,8 @@ export function verifyCommand(io: CliIo): Command {
     "compare the cache with the site (counts and each item's modified_gmt); exit 3 on a difference",
   );
   return jsonOption(siteOptions(command), 'report').action(async (flags: VerifyFlags) => {
-    const [{ resolveSettings }, { verify }] = await Promise.all([
-      import('../config/settings.js'),
-      import('../sync/index.js'),
-    ]);
-    const settings = resolveSettings(flags, io.env, io.cwd);
-    const report = await verify(settings);
+    const { resolveSettings, verify } = await import('../index.js');
+    const report = await verify({ settings: resolveSettings(flags, io.env, io.cwd) });
     io.exitCode.value = report.ok ? 0 : 3;
     if (flags.json) {
       io.stdout.write(`${JSON.stringify(report)}\n`);

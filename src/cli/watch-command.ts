@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import type { CommonFlags } from '../config/settings.js';
 import { isCmsMirrorError } from '../errors.js';
-import { parseDuration } from '../watch/duration.js';
+import type { CommonFlags } from '../index.js';
+import { parseDuration } from '../duration.js';
 import type { CliIo } from './run-cli.js';
 import { dirOption, outOption, siteOptions, templatesOption } from './shared-options.js';
 
@@ -28,15 +28,8 @@ export function watchCommand(io: CliIo): Command {
       durationArgument,
     )
     .action(async (flags: WatchFlags) => {
-      const [{ resolveSettings }, { requirePushCredentials }, { watchCheckouts }] =
-        await Promise.all([
-          import('../config/settings.js'),
-          import('../push/index.js'),
-          import('../watch/index.js'),
-        ]);
+      const { resolveSettings, watch } = await import('../index.js');
       const settings = resolveSettings(flags, io.env, io.cwd);
-      if (flags.push) requirePushCredentials(settings);
-      const dir = flags.dir !== undefined ? path.resolve(io.cwd, flags.dir) : settings.push.dir;
       const controller = new AbortController();
       const stop = () => {
         io.stderr.write('watch: stopping after the running step (Ctrl-C again to kill)\n');
@@ -46,11 +39,11 @@ export function watchCommand(io: CliIo): Command {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
       try {
-        await watchCheckouts({
+        await watch({
           settings,
-          dir,
+          ...(flags.dir !== undefined ? { dir: path.resolve(io.cwd, flags.dir) } : {}),
           ...(flags.push ? { push: true } : {}),
-          ...(flags.build === false ? { rebuild: false as const } : {}),
+          ...(flags.build === false ? { build: false } : {}),
           ...(flags.pullEvery !== undefined ? { pullEveryMs: flags.pullEvery } : {}),
           onLine: (line) => io.stdout.write(`${line}\n`),
           signal: controller.signal,

@@ -1,3 +1,8 @@
+export { runBuild } from './run-build.js';
+export type { BuildSummary, LanguageBuild, LanguagePhases, RunBuildOptions } from './run-build.js';
+export type { BuildWorkers } from './build-workers.js';
+export { startStaticServer } from './static-server.js';
+export type { StaticServer } from './static-server.js';
 export { buildSite, canSkipBuild } from './build-site.js';
 export type { BuildOptions, BuildPhases, BuildReport } from './build-site.js';
 export { modelFromStore } from './model-from-store.js';
