@@ -63,7 +63,7 @@ describe('the library, used the documented way', () => {
     expect(third.build.languages['pl']?.skipped).toBe(false);
     expect(third.build.languages['es']?.skipped).toBe(true);
     expect(filesContaining(join(out, 'pl'), title).length).toBeGreaterThan(0);
-  });
+  }, 180_000);
 
   it('keeps the cache internal: no Store, no store opener, no CLI helpers at the entry', () => {
     for (const name of [
