@@ -1,7 +1,15 @@
-import { Command, Option } from 'commander';
-import type { CommonFlags } from '../config/settings.js';
-import type { BuildSummary } from '../site/run-build.js';
+import { Command } from 'commander';
+import type { BuildResult, CommonFlags } from '../index.js';
 import type { CliIo } from './run-cli.js';
+import {
+  cacheOption,
+  jsonOption,
+  langOption,
+  outOption,
+  pipelineOption,
+  templatesOption,
+  translationsOption,
+} from './shared-options.js';
 
 interface BuildFlags extends CommonFlags {
   json?: boolean;
@@ -9,45 +17,29 @@ interface BuildFlags extends CommonFlags {
 }
 
 export function buildCommand(io: CliIo): Command {
-  return new Command('build')
-    .description('build output/{lang}/ static sites from the cache (only what changed)')
-    .option('--pipeline <file>', 'pipeline file')
-    .option(
-      '--lang <list>',
-      "languages to build, e.g. pl,es (default: the pipeline, else all in the cache); pages list every language either way, in the pipeline's order, else sorted by code",
-    )
-    .option('--cache <file>', 'SQLite cache')
-    .option('--out <dir>', 'output directory; each language goes to <dir>/<lang>/')
-    .option('--templates <dir>', 'an Eleventy theme directory instead of the built-in one')
-    .option('--force', 'render every page again')
-    .addOption(
-      new Option(
-        '--translations <mode>',
-        "how items pair with their translations: same-id (one content set under every language) or none (separate sites; the switcher goes to the other language's home). Default: the pipeline's, else none",
-      ).choices(['same-id', 'none']),
-    )
-    .option('--json', 'print one machine-readable summary on stdout')
-    .action(async (flags: BuildFlags) => {
-      const [{ resolveSettings }, { runBuild }, { openStore }] = await Promise.all([
-        import('../config/settings.js'),
-        import('../site/run-build.js'),
-        import('../store/index.js'),
-      ]);
+  const command = new Command('build').description(
+    'build output/{lang}/ static sites from the cache (only what changed)',
+  );
+  langOption(
+    pipelineOption(command),
+    "languages to build, e.g. pl,es (default: the pipeline, else all in the cache); pages list every language either way, in the pipeline's order, else sorted by code",
+  );
+  templatesOption(outOption(cacheOption(command))).option('--force', 'render every page again');
+  return jsonOption(translationsOption(command), 'summary on stdout').action(
+    async (flags: BuildFlags) => {
+      const { resolveSettings, build } = await import('../index.js');
       const settings = resolveSettings(flags, io.env, io.cwd);
-      const store = openStore(settings.cache);
-      try {
-        const summary = await runBuild(store, settings, {
-          force: flags.force ?? false,
-          ...(flags.json ? {} : { onLine: (line: string) => io.stderr.write(`build ${line}\n`) }),
-        });
-        printBuild(io, summary, flags.json ?? false);
-      } finally {
-        store.close();
-      }
-    });
+      const result = await build({
+        settings,
+        force: flags.force ?? false,
+        ...(flags.json ? {} : { onLine: (line: string) => io.stderr.write(`build ${line}\n`) }),
+      });
+      printBuild(io, result, flags.json ?? false);
+    },
+  );
 }
 
-export function buildJson(summary: BuildSummary): Record<string, unknown> {
+export function buildJson(summary: BuildResult): Record<string, unknown> {
   const languages: Record<string, unknown> = {};
   for (const [lang, result] of Object.entries(summary.languages)) {
     languages[lang] = {
@@ -70,7 +62,7 @@ export function buildJson(summary: BuildSummary): Record<string, unknown> {
   };
 }
 
-export function printBuild(io: CliIo, summary: BuildSummary, json: boolean): void {
+export function printBuild(io: CliIo, summary: BuildResult, json: boolean): void {
   if (json) {
     io.stdout.write(`${JSON.stringify(buildJson(summary))}\n`);
     return;

@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startReferenceProcess } from './reference-process.js';
 import type { CliIo } from './run-cli.js';
+import { pipelineOption } from './shared-options.js';
 
 const DEMO_PIPELINE = fileURLToPath(new URL('../../pipelines/demo.yaml', import.meta.url));
 
@@ -11,21 +12,13 @@ const DEMO_PIPELINE = fileURLToPath(new URL('../../pipelines/demo.yaml', import.
  * process on a free port, so a new user sees a real site built in one command.
  */
 export function demoCommand(io: CliIo): Command {
-  return new Command('demo')
-    .description('start the reference site, pull pl and es, build output/pl and output/es, stop')
-    .option('--pipeline <file>', 'pipeline file to take paths from', DEMO_PIPELINE)
-    .action(async (flags: { pipeline: string }) => {
-      const [
-        { resolveSettings },
-        { pull },
-        { runBuild },
-        { openStore },
-        { createProgressReporter },
-      ] = await Promise.all([
-        import('../config/settings.js'),
-        import('../sync/index.js'),
-        import('../site/run-build.js'),
-        import('../store/index.js'),
+  const command = new Command('demo').description(
+    'start the reference site, pull pl and es, build output/pl and output/es, stop',
+  );
+  return pipelineOption(command, 'pipeline file to take paths from', DEMO_PIPELINE).action(
+    async (flags: { pipeline: string }) => {
+      const [{ resolveSettings, run }, { createProgressReporter }] = await Promise.all([
+        import('../index.js'),
         import('./progress.js'),
       ]);
       // Content refers to media and items the ways deployed sites' content does.
@@ -46,28 +39,26 @@ export function demoCommand(io: CliIo): Command {
         for (const suffix of ['', '-wal', '-shm'])
           rmSync(`${settings.cache}${suffix}`, { force: true });
         const progress = createProgressReporter(io.stderr);
+        let built;
         try {
-          await pull(settings, { onProgress: progress.onProgress });
+          ({ build: built } = await run({
+            settings,
+            force: true,
+            onProgress: progress.onProgress,
+            onPulled: () => progress.stop(),
+            onLine: (line) => io.stderr.write(`build ${line}\n`),
+          }));
         } finally {
           progress.stop();
         }
-        const store = openStore(settings.cache);
-        try {
-          const built = await runBuild(store, settings, {
-            force: true,
-            onLine: (line) => io.stderr.write(`build ${line}\n`),
-          });
-          io.stdout.write('\nBuilt the demo site:\n');
-          for (const result of Object.values(built.languages))
-            io.stdout.write(`  ${result.index}\n`);
-          io.stdout.write(
-            `\nLook at it with: npx cms-mirror serve --out ${settings.output}   (then open http://127.0.0.1:8080/pl/)\n`,
-          );
-        } finally {
-          store.close();
-        }
+        io.stdout.write('\nBuilt the demo site:\n');
+        for (const result of Object.values(built.languages)) io.stdout.write(`  ${result.index}\n`);
+        io.stdout.write(
+          `\nLook at it with: npx cms-mirror serve --out ${settings.output}   (then open http://127.0.0.1:8080/pl/)\n`,
+        );
       } finally {
         await reference.stop();
       }
-    });
+    },
+  );
 }

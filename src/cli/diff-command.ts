@@ -1,6 +1,14 @@
 import path from 'node:path';
 import { Command } from 'commander';
-import type { CommonFlags } from '../config/settings.js';
+import type { CommonFlags } from '../index.js';
+import {
+  cacheOption,
+  insecureHttpOption,
+  jsonOption,
+  langOption,
+  pipelineOption,
+  siteOption,
+} from './shared-options.js';
 import type { CliIo } from './run-cli.js';
 
 interface DiffFlags extends CommonFlags {
@@ -23,30 +31,28 @@ Exit codes: 0 no difference, 3 differences found, 2 bad input (a cache not pulle
 --backup, a snapshot of another site, a time before the kept history starts).`;
 
 export function diffCommand(io: CliIo): Command {
-  return new Command('diff')
-    .description(
-      'show what changed between the cache and a snapshot, a time in its kept history, or the live site',
-    )
-    .option('--pipeline <file>', 'pipeline file')
-    .option('--cache <file>', 'SQLite cache (pulled with credentials and --backup)')
-    .option('--lang <list>', 'languages to compare, e.g. pl,es (default: every language cached)')
-    .option('--site <url>', 'base URL of the site (for --live)')
+  const command = new Command('diff').description(
+    'show what changed between the cache and a snapshot, a time in its kept history, or the live site',
+  );
+  cacheOption(pipelineOption(command), 'SQLite cache (pulled with credentials and --backup)');
+  langOption(command, 'languages to compare, e.g. pl,es (default: every language cached)');
+  siteOption(command, 'base URL of the site (for --live)');
+  command
     .option('--snapshot <file>', 'compare with this snapshot (a "backup --to" file)')
     .option(
       '--since <time>',
       'compare with the kept history at TIME (ISO 8601 with a zone, or 24h, 7d)',
     )
-    .option('--live', 'compare with the live site (needs credentials; sends only reads)')
-    .option('--allow-insecure-http', 'send credentials to an http: site that is not this machine')
-    .option('--json', 'print one machine-readable report on stdout')
+    .option('--live', 'compare with the live site (needs credentials; sends only reads)');
+  return jsonOption(insecureHttpOption(command), 'report on stdout')
     .addHelpText('after', HELP_AFTER)
     .action(async (flags: DiffFlags) => {
-      const [{ resolveSettings }, { diff, formatDiff }] = await Promise.all([
-        import('../config/settings.js'),
+      const [{ resolveSettings, diff }, { formatDiff }] = await Promise.all([
+        import('../index.js'),
         import('../diff/index.js'),
       ]);
-      const settings = resolveSettings(flags, io.env, io.cwd);
-      const report = await diff(settings, {
+      const report = await diff({
+        settings: resolveSettings(flags, io.env, io.cwd),
         snapshot: flags.snapshot === undefined ? undefined : path.resolve(io.cwd, flags.snapshot),
         since: flags.since,
         live: flags.live,

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import type { CliIo } from './run-cli.js';
+import { langOption, siteOption } from './shared-options.js';
 
 interface InitFlags {
   site?: string;
@@ -14,20 +15,16 @@ interface InitFlags {
 const PULL_ROUTES = ['cms/v2/posts', 'cms/v2/pages', 'cms/v2/media'];
 
 export function initCommand(io: CliIo): Command {
-  return new Command('init')
-    .description(
-      "check a site's index and write a commented pipeline file for it (no credentials in it)",
-    )
-    .option('--site <url>', 'base URL of the site (the part before /{lang}/cms-json/)')
-    .option('--lang <list>', 'languages, e.g. pl,es')
+  const command = new Command('init').description(
+    "check a site's index and write a commented pipeline file for it (no credentials in it)",
+  );
+  siteOption(command, 'base URL of the site (the part before /{lang}/cms-json/)');
+  return langOption(command)
     .option('--out <file>', 'the pipeline file to write', 'cms-mirror.yaml')
     .option('--force', 'overwrite the file if it exists')
     .action(async (flags: InitFlags) => {
-      const [{ resolveSettings }, { existsError, pipelineText, writePipelineFile }] =
-        await Promise.all([
-          import('../config/settings.js'),
-          import('../config/pipeline-writer.js'),
-        ]);
+      const { resolveSettings, existsError, pipelineText, writePipelineFile } =
+        await import('../config/index.js');
       // The same checks as every command's --site/--lang; the environment is not read here.
       const settings = resolveSettings(
         {

@@ -1,14 +1,10 @@
 import path from 'node:path';
 import { Command } from 'commander';
-import type { MigrateReport } from '../push/index.js';
 import { UsageError } from '../errors.js';
-import {
-  CONFLICT_POLICIES,
-  formatConflict,
-  STOPPED_HINT,
-  type ConflictPolicy,
-} from '../migrate/conflicts.js';
+import type { MigrateResult } from '../index.js';
+import type { ConflictPolicy } from '../migrate/index.js';
 import type { CliIo } from './run-cli.js';
+import { insecureHttpOption, jsonOption, pipelineOption } from './shared-options.js';
 
 interface MigrateFlags {
   pipeline?: string;
@@ -25,19 +21,16 @@ interface MigrateFlags {
 }
 
 export function migrateCommand(io: CliIo): Command {
-  return new Command('migrate')
+  const command = new Command('migrate')
     .description(
       're-create one language of a cache on another site: media, pages parents-first, posts; ids and URLs remapped',
     )
     .requiredOption('--from-cache <file>', 'the source SQLite cache (id_map is recorded in it)')
     .requiredOption('--from-lang <lang>', 'source language segment')
     .requiredOption('--to <url>', 'base URL of the target site')
-    .requiredOption('--to-lang <lang>', 'target language segment')
-    .option(
-      '--allow-insecure-http',
-      'send credentials to an http: target that is not this machine (clear text)',
-    )
-    .option('--pipeline <file>', 'pipeline file (HTTP settings, credential variable names)')
+    .requiredOption('--to-lang <lang>', 'target language segment');
+  insecureHttpOption(command, 'target');
+  pipelineOption(command, 'pipeline file (HTTP settings, credential variable names)')
     .option('--author-map <pairs>', 'source:target author ids, e.g. 1:3,2:3')
     .option(
       '--on-conflict <policy>',
@@ -51,58 +44,55 @@ export function migrateCommand(io: CliIo): Command {
     .option(
       '--dry-run',
       'read the target (credentials checked) and print exactly what the run would do, conflicts included; create nothing',
-    )
-    .option('--json', 'print one machine-readable summary')
-    .action(async (flags: MigrateFlags) => {
-      const [{ resolveSettings }, { migrate }] = await Promise.all([
-        import('../config/settings.js'),
-        import('../push/index.js'),
-      ]);
-      // --to goes through the same URL rules as --site.
-      const settings = resolveSettings(
-        {
-          ...(flags.pipeline ? { pipeline: flags.pipeline } : {}),
-          site: flags.to,
-          lang: flags.toLang,
-          ...(flags.allowInsecureHttp ? { allowInsecureHttp: true } : {}),
-        },
-        io.env,
-        io.cwd,
-      );
-      const onConflict = conflictPolicy(flags.onConflict);
-      const report = await migrate({
-        fromCache: path.resolve(io.cwd, flags.fromCache),
-        fromLang: flags.fromLang,
-        to: settings.site!,
-        toLang: flags.toLang,
-        credentials: settings.credentials,
-        credentialNames: settings.credentialNames,
-        http: settings.http,
-        onConflict,
-        ...(flags.keepTerms ? { keepTerms: true } : {}),
-        ...(flags.dryRun ? { dryRun: true } : {}),
-        ...(flags.authorMap ? { authors: parseAuthorMap(flags.authorMap) } : {}),
-        ...(flags.json ? {} : { onLine: (line: string) => io.stderr.write(`${line}\n`) }),
-      });
-      if (report.failed.length > 0 || report.stopped) io.exitCode.value = 3;
-      if (flags.json) {
-        io.stdout.write(`${JSON.stringify(jsonOf(report, flags.dryRun ?? false))}\n`);
-        return;
-      }
-      if (flags.dryRun) {
-        io.stdout.write(report.planText);
-        return;
-      }
-      if (report.stopped) {
-        for (const conflict of report.conflicts) io.stderr.write(`${formatConflict(conflict)}\n`);
-        io.stderr.write(`migrate: ${report.conflicts.length} conflict(s); ${STOPPED_HINT}\n`);
-        return;
-      }
-      printReport(io, report);
+    );
+  return jsonOption(command).action(async (flags: MigrateFlags) => {
+    const [{ resolveSettings, migrate }, stage] = await Promise.all([
+      import('../index.js'),
+      import('../migrate/index.js'),
+    ]);
+    const { formatConflict, STOPPED_HINT } = stage;
+    // --to goes through the same URL rules as --site.
+    const settings = resolveSettings(
+      {
+        ...(flags.pipeline ? { pipeline: flags.pipeline } : {}),
+        site: flags.to,
+        lang: flags.toLang,
+        ...(flags.allowInsecureHttp ? { allowInsecureHttp: true } : {}),
+      },
+      io.env,
+      io.cwd,
+    );
+    const onConflict = conflictPolicy(flags.onConflict, stage.CONFLICT_POLICIES);
+    const report = await migrate({
+      fromCache: path.resolve(io.cwd, flags.fromCache),
+      fromLang: flags.fromLang,
+      settings,
+      toLang: flags.toLang,
+      onConflict,
+      ...(flags.keepTerms ? { keepTerms: true } : {}),
+      ...(flags.dryRun ? { dryRun: true } : {}),
+      ...(flags.authorMap ? { authors: parseAuthorMap(flags.authorMap) } : {}),
+      ...(flags.json ? {} : { onLine: (line: string) => io.stderr.write(`${line}\n`) }),
     });
+    if (report.failed.length > 0 || report.stopped) io.exitCode.value = 3;
+    if (flags.json) {
+      io.stdout.write(`${JSON.stringify(jsonOf(report, flags.dryRun ?? false))}\n`);
+      return;
+    }
+    if (flags.dryRun) {
+      io.stdout.write(report.planText);
+      return;
+    }
+    if (report.stopped) {
+      for (const conflict of report.conflicts) io.stderr.write(`${formatConflict(conflict)}\n`);
+      io.stderr.write(`migrate: ${report.conflicts.length} conflict(s); ${STOPPED_HINT}\n`);
+      return;
+    }
+    printReport(io, report, formatConflict);
+  });
 }
 
-function jsonOf(report: MigrateReport, dryRun: boolean): Record<string, unknown> {
+function jsonOf(report: MigrateResult, dryRun: boolean): Record<string, unknown> {
   return {
     dryRun,
     created: report.created,
@@ -122,7 +112,11 @@ function jsonOf(report: MigrateReport, dryRun: boolean): Record<string, unknown>
   };
 }
 
-function printReport(io: CliIo, report: MigrateReport): void {
+function printReport(
+  io: CliIo,
+  report: MigrateResult,
+  formatConflict: (conflict: MigrateResult['conflicts'][number]) => string,
+): void {
   const out = (line: string) => io.stdout.write(`${line}\n`);
   for (const warning of report.warnings) io.stderr.write(`warning: ${warning}\n`);
   for (const conflict of report.conflicts) io.stderr.write(`${formatConflict(conflict)}\n`);
@@ -142,12 +136,10 @@ function printReport(io: CliIo, report: MigrateReport): void {
   }
 }
 
-function conflictPolicy(value: string): ConflictPolicy {
-  const policy = CONFLICT_POLICIES.find((candidate) => candidate === value);
+function conflictPolicy(value: string, policies: readonly ConflictPolicy[]): ConflictPolicy {
+  const policy = policies.find((candidate) => candidate === value);
   if (policy === undefined)
-    throw new UsageError(
-      `--on-conflict: expected one of ${CONFLICT_POLICIES.join(', ')}, got "${value}"`,
-    );
+    throw new UsageError(`--on-conflict: expected one of ${policies.join(', ')}, got "${value}"`);
   return policy;
 }
 

@@ -3,11 +3,11 @@
  * one plain line per phase change otherwise (logs, CI). Warnings always get a line.
  */
 import cliProgress from 'cli-progress';
-import type { PullEvent } from '../sync/index.js';
+import type { PullEvent } from '../index.js';
 
 export interface ProgressReporter {
   readonly onProgress: (event: PullEvent) => void;
-  /** Removes the bars (prints nothing more). */
+  /** Removes the bars (prints nothing more); a second call does nothing. */
   stop(): void;
 }
 
@@ -56,6 +56,7 @@ function barReporter(stderr: Stream): ProgressReporter {
     cliProgress.Presets.shades_classic,
   );
   const bars = new Map<string, cliProgress.SingleBar>();
+  let stopped = false;
   return {
     onProgress(event) {
       if (event.type === 'warning') {
@@ -77,6 +78,8 @@ function barReporter(stderr: Stream): ProgressReporter {
       bar.update(event.done, { phase: event.phase });
     },
     stop() {
+      if (stopped) return;
+      stopped = true;
       // Draw the final state (and warnings still buffered) before the bars stop redrawing.
       multibar.update();
       multibar.stop();

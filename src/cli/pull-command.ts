@@ -1,8 +1,7 @@
 import { Command } from 'commander';
-import type { CommonFlags } from '../config/settings.js';
 import { CmsMirrorError } from '../errors.js';
-import type { PullCounters } from '../sync/index.js';
-import { nonNegativeInt } from './option-parsers.js';
+import type { CommonFlags, PullCounters } from '../index.js';
+import { jsonOption, pullOptions, siteOptions } from './shared-options.js';
 import type { CliIo } from './run-cli.js';
 
 interface PullFlags extends CommonFlags {
@@ -10,29 +9,13 @@ interface PullFlags extends CommonFlags {
 }
 
 export function pullCommand(io: CliIo): Command {
-  return new Command('pull')
-    .description(
-      'mirror the site into the cache: changed items since the last pull, deletions, media and embeds (with --backup also revisions and autosaves)',
-    )
-    .option('--pipeline <file>', 'pipeline file')
-    .option('--site <url>', 'base URL of the site')
-    .option('--lang <list>', 'languages, e.g. pl,es')
-    .option('--cache <file>', 'SQLite cache')
-    .option(
-      '--allow-insecure-http',
-      'send credentials to an http: site that is not this machine (clear text)',
-    )
-    .option('--backup', 'also mirror revisions and autosaves (needs credentials)')
-    .option(
-      '--full-sweep-every <n>',
-      'list every collection in full every Nth pull, to find deletions counts cannot show (0 = never; default 20)',
-      nonNegativeInt,
-    )
-    .option('--json', 'print one machine-readable summary on stdout')
-    .action(async (flags: PullFlags) => {
-      const [{ resolveSettings }, { pull }, { createProgressReporter }] = await Promise.all([
-        import('../config/settings.js'),
-        import('../sync/index.js'),
+  const command = new Command('pull').description(
+    'mirror the site into the cache: changed items since the last pull, deletions, media and embeds (with --backup also revisions and autosaves)',
+  );
+  return jsonOption(pullOptions(siteOptions(command)), 'summary on stdout').action(
+    async (flags: PullFlags) => {
+      const [{ resolveSettings, pull }, { createProgressReporter }] = await Promise.all([
+        import('../index.js'),
         import('./progress.js'),
       ]);
       const settings = resolveSettings(flags, io.env, io.cwd);
@@ -49,7 +32,7 @@ export function pullCommand(io: CliIo): Command {
       process.once('SIGINT', stop);
       let summary;
       try {
-        summary = await pull(settings, { onProgress: progress.onProgress, signal: abort.signal });
+        summary = await pull({ settings, onProgress: progress.onProgress, signal: abort.signal });
       } finally {
         process.off('SIGINT', stop);
         progress.stop();
@@ -80,7 +63,8 @@ export function pullCommand(io: CliIo): Command {
           `pull: ${summary.total.errors} file(s), revision list(s) or embed(s) could not be fetched; they stay queued and the next pull retries them\n`,
         );
       }
-    });
+    },
+  );
 }
 
 function describe(c: PullCounters): string {

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import type { CommonFlags } from '../config/settings.js';
-import type { RunPushReport } from '../push/index.js';
 import { UsageError } from '../errors.js';
+import type { CommonFlags, PushResult } from '../index.js';
 import type { CliIo } from './run-cli.js';
+import { dirOption, jsonOption, siteOptions } from './shared-options.js';
 
 interface PushFlags extends CommonFlags {
   dir?: string;
@@ -16,19 +16,10 @@ interface PushFlags extends CommonFlags {
 }
 
 export function pushCommand(io: CliIo): Command {
-  return new Command('push')
-    .description(
-      'send changed checkout files (and queued edits) to the site through batch requests',
-    )
-    .option('--pipeline <file>', 'pipeline file')
-    .option('--site <url>', 'base URL of the site')
-    .option('--lang <list>', 'languages, e.g. pl,es')
-    .option('--cache <file>', 'SQLite cache')
-    .option(
-      '--allow-insecure-http',
-      'send credentials to an http: site that is not this machine (clear text)',
-    )
-    .option('--dir <dir>', 'checkout dir (default: the pipeline\'s push.dir, "content")')
+  const command = new Command('push').description(
+    'send changed checkout files (and queued edits) to the site through batch requests',
+  );
+  dirOption(siteOptions(command))
     .option('--dry-run', 'validate and check for conflicts, send nothing')
     .option(
       '--force',
@@ -45,8 +36,8 @@ export function pushCommand(io: CliIo): Command {
       '--resolve <file>',
       "mark a conflicting checkout file resolved (after merging FILE.remote.html into it): send it against the site's current version; repeatable",
       (value: string, previous: string[] = []) => [...previous, value],
-    )
-    .option('--json', 'print one machine-readable summary')
+    );
+  return jsonOption(command)
     .addHelpText(
       'after',
       `
@@ -72,12 +63,12 @@ Resolving a conflict without --force:
      conflicts again and a fresh copy is written.`,
     )
     .action(async (flags: PushFlags) => {
-      const [{ resolveSettings }, { countersOf, runPush }] = await Promise.all([
-        import('../config/settings.js'),
+      const [{ resolveSettings, push }, { countersOf }] = await Promise.all([
+        import('../index.js'),
         import('../push/index.js'),
       ]);
-      const settings = resolveSettings(flags, io.env, io.cwd);
-      const report = await runPush(settings, {
+      const report = await push({
+        settings: resolveSettings(flags, io.env, io.cwd),
         ...(flags.dir !== undefined ? { dir: path.resolve(io.cwd, flags.dir) } : {}),
         ...(flags.dryRun ? { dryRun: true } : {}),
         ...(flags.force ? { force: true } : {}),
@@ -97,13 +88,13 @@ Resolving a conflict without --force:
 }
 
 /** 2: nothing sent because of invalid input; 3: conflicts or failures left edits pending. */
-export function exitCodeOf(report: RunPushReport): number {
+export function exitCodeOf(report: PushResult): number {
   if (report.fileProblems.length > 0 || report.invalid.length > 0) return 2;
   if (report.conflicts.length > 0 || report.failed.length > 0) return 3;
   return 0;
 }
 
-function printReport(io: CliIo, report: RunPushReport, dryRun: boolean): void {
+function printReport(io: CliIo, report: PushResult, dryRun: boolean): void {
   const err = (line: string) => io.stderr.write(`${line}\n`);
   for (const copy of report.remoteCopies) err(`the site's version of an edited file: ${copy}`);
   for (const problem of report.fileProblems) err(problem.message);

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { CmsMirrorError } from '../errors.js';
-import type { Credentials } from '../config/settings.js';
+import type { Credentials } from '../index.js';
 
 export interface ReferenceProcess {
   url: string;

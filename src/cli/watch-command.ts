@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import type { CommonFlags } from '../config/settings.js';
 import { isCmsMirrorError } from '../errors.js';
-import { parseDuration } from '../watch/duration.js';
+import type { CommonFlags } from '../index.js';
+import { parseDuration } from '../duration.js';
 import type { CliIo } from './run-cli.js';
+import { dirOption, outOption, siteOptions, templatesOption } from './shared-options.js';
 
 interface WatchFlags extends CommonFlags {
   dir?: string;
@@ -13,21 +14,12 @@ interface WatchFlags extends CommonFlags {
 }
 
 export function watchCommand(io: CliIo): Command {
-  return new Command('watch')
-    .description(
-      'watch checked-out files and the theme: record saved edits, or with --push send them and rebuild the affected pages; a theme change rebuilds the site; Ctrl-C stops after the running step',
-    )
-    .option('--pipeline <file>', 'pipeline file')
-    .option('--site <url>', 'base URL of the site')
-    .option('--lang <list>', 'languages, e.g. pl,es')
-    .option('--cache <file>', 'SQLite cache')
-    .option(
-      '--allow-insecure-http',
-      'send credentials to an http: site that is not this machine (clear text)',
-    )
-    .option('--dir <dir>', 'checkout dir (default: the pipeline\'s push.dir, "content")')
-    .option('--out <dir>', 'output directory the rebuild writes; each language in <dir>/<lang>/')
-    .option('--templates <dir>', 'theme dir to build with and watch (default: the built-in one)')
+  const command = new Command('watch').description(
+    'watch checked-out files and the theme: record saved edits, or with --push send them and rebuild the affected pages; a theme change rebuilds the site; Ctrl-C stops after the running step',
+  );
+  dirOption(siteOptions(command));
+  outOption(command, 'output directory the rebuild writes; each language in <dir>/<lang>/');
+  return templatesOption(command, 'theme dir to build with and watch (default: the built-in one)')
     .option('--push', 'push each batch of saved edits to the site (needs credentials)')
     .option('--no-build', 'only record/push: never rebuild the output')
     .option(
@@ -36,15 +28,8 @@ export function watchCommand(io: CliIo): Command {
       durationArgument,
     )
     .action(async (flags: WatchFlags) => {
-      const [{ resolveSettings }, { requirePushCredentials }, { watchCheckouts }] =
-        await Promise.all([
-          import('../config/settings.js'),
-          import('../push/index.js'),
-          import('../watch/index.js'),
-        ]);
+      const { resolveSettings, watch } = await import('../index.js');
       const settings = resolveSettings(flags, io.env, io.cwd);
-      if (flags.push) requirePushCredentials(settings);
-      const dir = flags.dir !== undefined ? path.resolve(io.cwd, flags.dir) : settings.push.dir;
       const controller = new AbortController();
       const stop = () => {
         io.stderr.write('watch: stopping after the running step (Ctrl-C again to kill)\n');
@@ -54,11 +39,11 @@ export function watchCommand(io: CliIo): Command {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
       try {
-        await watchCheckouts({
+        await watch({
           settings,
-          dir,
+          ...(flags.dir !== undefined ? { dir: path.resolve(io.cwd, flags.dir) } : {}),
           ...(flags.push ? { push: true } : {}),
-          ...(flags.build === false ? { rebuild: false as const } : {}),
+          ...(flags.build === false ? { build: false } : {}),
           ...(flags.pullEvery !== undefined ? { pullEveryMs: flags.pullEvery } : {}),
           onLine: (line) => io.stdout.write(`${line}\n`),
           signal: controller.signal,

@@ -111,39 +111,7 @@ const defaultSleep = (ms: number): Promise<void> =>
  */
 export function resolveClientOptions(options: ClientOptions): ResolvedClientOptions {
   const problems: string[] = [];
-
-  let site = '';
-  if (typeof options.site !== 'string' || options.site === '') {
-    problems.push(
-      `site: expected a base URL such as http://127.0.0.1:8787, got ${describe(options.site)}`,
-    );
-  } else {
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(options.site);
-    } catch {
-      problems.push(
-        `site: expected an absolute http(s) URL, got ${JSON.stringify(redactUrl(options.site))}`,
-      );
-    }
-    if (parsed) {
-      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-        problems.push(`site: expected an http: or https: URL, got ${parsed.protocol}`);
-      }
-      if (parsed.username !== '' || parsed.password !== '') {
-        // Credentials in a URL end up in logs and shell history; they belong in the environment.
-        problems.push(
-          'site: expected a URL without user:password (put credentials in CMS_USER/CMS_APP_PASSWORD), got a URL with credentials',
-        );
-      }
-      if (parsed.search !== '' || parsed.hash !== '') {
-        problems.push(
-          `site: expected a base URL without query or fragment, got ${redactUrl(options.site)}`,
-        );
-      }
-      site = `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, '');
-    }
-  }
+  const site = checkSite(options.site, problems);
   // Before anything else is checked or any connection made: a refusal, not a typo.
   if (site !== '') {
     checkCredentialTransport({
@@ -152,82 +120,112 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
       allowInsecure: options.allowInsecure,
     });
   }
-
   const lang = options.lang;
   if (typeof lang !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(lang)) {
     problems.push(`lang: expected a language path segment such as "pl", got ${describe(lang)}`);
   }
-
-  if (options.auth !== undefined) {
-    const { user, password } = options.auth as Partial<Credentials>;
-    if (typeof user !== 'string' || user === '' || user.includes(':')) {
-      problems.push('auth.user: expected a non-empty user name without ":"');
-    }
-    if (typeof password !== 'string' || password === '') {
-      problems.push('auth.password: expected a non-empty application password');
-    }
-  }
-
-  const concurrency = integer(options.concurrency, 6, 'concurrency', 1, 256, problems);
-  const requestsPerSecond = number(
-    options.requestsPerSecond,
-    20,
-    'requestsPerSecond',
-    0,
-    10_000,
-    problems,
-  );
-  const timeoutMs = integer(options.timeoutMs, 30_000, 'timeoutMs', 1, 3_600_000, problems);
-  const retries = integer(options.retries, 5, 'retries', 0, 100, problems);
-  const retryBaseMs = integer(options.retryBaseMs, 250, 'retryBaseMs', 0, 600_000, problems);
-  const retryMaxMs = integer(options.retryMaxMs, 10_000, 'retryMaxMs', 0, 600_000, problems);
-  const retryAfterMaxMs = integer(
-    options.retryAfterMaxMs,
-    60_000,
-    'retryAfterMaxMs',
-    0,
-    3_600_000,
-    problems,
-  );
-  const maxBodyBytes = integer(
-    options.maxBodyBytes,
-    DEFAULT_MAX_BODY_BYTES,
-    'maxBodyBytes',
-    1,
-    Number.MAX_SAFE_INTEGER,
-    problems,
-  );
+  checkAuth(options.auth, problems);
+  const limits = checkLimits(options, problems);
   if (
     options.userAgent !== undefined &&
     (typeof options.userAgent !== 'string' || options.userAgent === '')
   ) {
     problems.push(`userAgent: expected a non-empty string, got ${describe(options.userAgent)}`);
   }
-
   if (problems.length > 0) {
     throw new ConfigError(`invalid client options: ${problems.join('; ')}`, {
       field: problems.length === 1 ? problems[0]?.split(':')[0] : undefined,
     });
   }
-
   return {
     site,
     lang,
     apiRoot: `${site}/${lang}/cms-json/`,
     auth: options.auth,
-    concurrency,
-    requestsPerSecond,
-    timeoutMs,
-    retries,
-    retryBaseMs,
-    retryMaxMs,
-    retryAfterMaxMs,
+    ...limits,
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
-    maxBodyBytes,
     onEvent: options.onEvent,
     sleep: options.sleep ?? defaultSleep,
     random: options.random ?? Math.random,
     now: options.now ?? Date.now,
+  };
+}
+
+/** The base URL without a trailing slash ('' when it is unusable: a problem says why). */
+function checkSite(value: unknown, problems: string[]): string {
+  if (typeof value !== 'string' || value === '') {
+    problems.push(
+      `site: expected a base URL such as http://127.0.0.1:8787, got ${describe(value)}`,
+    );
+    return '';
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    problems.push(
+      `site: expected an absolute http(s) URL, got ${JSON.stringify(redactUrl(value))}`,
+    );
+    return '';
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    problems.push(`site: expected an http: or https: URL, got ${parsed.protocol}`);
+  }
+  if (parsed.username !== '' || parsed.password !== '') {
+    // Credentials in a URL end up in logs and shell history; they belong in the environment.
+    problems.push(
+      'site: expected a URL without user:password (put credentials in CMS_USER/CMS_APP_PASSWORD), got a URL with credentials',
+    );
+  }
+  if (parsed.search !== '' || parsed.hash !== '') {
+    problems.push(`site: expected a base URL without query or fragment, got ${redactUrl(value)}`);
+  }
+  return `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, '');
+}
+
+function checkAuth(auth: ClientOptions['auth'], problems: string[]): void {
+  if (auth === undefined) return;
+  const { user, password } = auth as Partial<Credentials>;
+  if (typeof user !== 'string' || user === '' || user.includes(':')) {
+    problems.push('auth.user: expected a non-empty user name without ":"');
+  }
+  if (typeof password !== 'string' || password === '') {
+    problems.push('auth.password: expected a non-empty application password');
+  }
+}
+
+type Limits = Pick<
+  ResolvedClientOptions,
+  | 'concurrency'
+  | 'requestsPerSecond'
+  | 'timeoutMs'
+  | 'retries'
+  | 'retryBaseMs'
+  | 'retryMaxMs'
+  | 'retryAfterMaxMs'
+  | 'maxBodyBytes'
+>;
+
+/** The numeric settings with their defaults and bounds, in the order problems are listed. */
+function checkLimits(options: ClientOptions, problems: string[]): Limits {
+  const o = options;
+  const p = problems;
+  return {
+    concurrency: integer(o.concurrency, 6, 'concurrency', 1, 256, p),
+    requestsPerSecond: number(o.requestsPerSecond, 20, 'requestsPerSecond', 0, 10_000, p),
+    timeoutMs: integer(o.timeoutMs, 30_000, 'timeoutMs', 1, 3_600_000, p),
+    retries: integer(o.retries, 5, 'retries', 0, 100, p),
+    retryBaseMs: integer(o.retryBaseMs, 250, 'retryBaseMs', 0, 600_000, p),
+    retryMaxMs: integer(o.retryMaxMs, 10_000, 'retryMaxMs', 0, 600_000, p),
+    retryAfterMaxMs: integer(o.retryAfterMaxMs, 60_000, 'retryAfterMaxMs', 0, 3_600_000, p),
+    maxBodyBytes: integer(
+      o.maxBodyBytes,
+      DEFAULT_MAX_BODY_BYTES,
+      'maxBodyBytes',
+      1,
+      Number.MAX_SAFE_INTEGER,
+      p,
+    ),
   };
 }
 

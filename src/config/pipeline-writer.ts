@@ -16,12 +16,25 @@ export interface PipelineTextOptions {
   readonly languages?: readonly string[] | undefined;
 }
 
+type Defaults = ReturnType<typeof pipelineSchema.parse>;
+
+const yamlString = (value: string): string => JSON.stringify(value);
+
 /** The commented YAML text of a pipeline file with every setting at its default. Pure. */
 export function pipelineText(options: PipelineTextOptions = {}): string {
   const d = pipelineSchema.parse({});
-  const languages = options.languages ?? [];
-  const yamlString = (value: string): string => JSON.stringify(value);
-  const lines = [
+  return [
+    ...headerLines(),
+    ...siteLines(options),
+    ...storageLines(d),
+    ...httpLines(d),
+    ...mediaAndPullLines(d),
+    ...outputLines(d),
+  ].join('\n');
+}
+
+function headerLines(): string[] {
+  return [
     '# cms-mirror pipeline file, written by `cms-mirror init`.',
     '# Use it with: cms-mirror <command> --pipeline THIS_FILE',
     '# Paths are relative to this file. Command-line flags (--site, --lang, --cache, --out)',
@@ -34,6 +47,12 @@ export function pipelineText(options: PipelineTextOptions = {}): string {
     '# (or the variables named under `auth` below). Without them cms-mirror reads only',
     '# published content; drafts, backups (revisions, autosaves) and push need them.',
     '',
+  ];
+}
+
+function siteLines(options: PipelineTextOptions): string[] {
+  const languages = options.languages ?? [];
+  return [
     '# Base URL of the site: the part before /{lang}/cms-json/. Required.',
     options.site === undefined
       ? '# site: https://example.org'
@@ -43,6 +62,12 @@ export function pipelineText(options: PipelineTextOptions = {}): string {
     '# built to {output}/{lang}/. Required.',
     languages.length === 0 ? '# languages: [pl, es]' : `languages: [${languages.join(', ')}]`,
     '',
+  ];
+}
+
+/** Translations, the cache, the output, the theme, backup mode and the credential names. */
+function storageLines(d: Defaults): string[] {
+  return [
     '# How translations pair for hreflang and the language switcher: same-id when the site',
     '# serves one content set under every language (a translation has the same id), none when',
     '# each language is a separate site with ids of its own (the switcher goes to the other',
@@ -69,6 +94,11 @@ export function pipelineText(options: PipelineTextOptions = {}): string {
     `  # Variable holding the application password. Default: ${d.auth.passwordEnv}`,
     `  passwordEnv: ${d.auth.passwordEnv}`,
     '',
+  ];
+}
+
+function httpLines(d: Defaults): string[] {
+  return [
     '# How cms-mirror talks to the site.',
     'http:',
     `  # Requests in flight at once, per language. Default: ${d.http.concurrency}`,
@@ -89,6 +119,11 @@ export function pipelineText(options: PipelineTextOptions = {}): string {
     '  # --allow-insecure-http). Use https instead when you can. Default: false',
     '  allowInsecure: false',
     '',
+  ];
+}
+
+function mediaAndPullLines(d: Defaults): string[] {
+  return [
     '# Media files (images and other uploads) downloaded into the cache.',
     'media:',
     "  # Origins besides the site's own that media may be downloaded from, e.g.",
@@ -104,6 +139,12 @@ export function pipelineText(options: PipelineTextOptions = {}): string {
     `  # 0 = never. Default: ${d.pull.fullSweepEvery}`,
     `  fullSweepEvery: ${d.pull.fullSweepEvery}`,
     '',
+  ];
+}
+
+/** The static sites, the transform and push. */
+function outputLines(d: Defaults): string[] {
+  return [
     '# The static sites.',
     'build:',
     '  # Absolute URL the static site will be served from; feeds, sitemaps and canonical',
@@ -129,7 +170,6 @@ export function pipelineText(options: PipelineTextOptions = {}): string {
     `  validation: ${d.push.validation}`,
     '',
   ];
-  return lines.join('\n');
 }
 
 export interface WritePipelineOptions {

@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { parseDuration } from '../watch/duration.js';
+import { parseDuration } from '../duration.js';
 
 const ISO_WITH_ZONE =
   /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;

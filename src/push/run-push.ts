@@ -1,6 +1,6 @@
 import { verifyCredentials, type BatchValidation } from '../client/index.js';
 import { ConfigError, UsageError } from '../errors.js';
-import { checkSettingsTransport, type Settings } from '../config/settings.js';
+import { checkSettingsTransport, type Credentials, type Settings } from '../config/settings.js';
 import { openStore, type Store } from '../store/index.js';
 import type { CheckoutType } from './checkout-file.js';
 import { emptyPushSummary, pushEdits, type PushSummary } from './push.js';
@@ -88,23 +88,7 @@ export async function runPush(
       store,
       dir,
       languages,
-      session: (lang) => {
-        let session = sessions.get(lang);
-        if (!session) {
-          session = openSiteSession({
-            site,
-            lang,
-            credentials,
-            http: settings.http,
-            needs: PUSH_NEEDS,
-          }).then(async (opened) => {
-            await verifyCredentials(opened.client, { names: settings.credentialNames });
-            return opened;
-          });
-          sessions.set(lang, session);
-        }
-        return session;
-      },
+      session: sessionOpener(settings, { site, credentials }, sessions),
       fileHashes: recorded.hashes,
       ...(options.force !== undefined ? { force: options.force } : {}),
       ...(options.dryRun !== undefined ? { dryRun: options.dryRun } : {}),
@@ -112,13 +96,7 @@ export async function runPush(
       ...(options.localEnumCheck !== undefined ? { localEnumCheck: options.localEnumCheck } : {}),
     });
     Object.assign(report, summary);
-    const status =
-      summary.invalid.length > 0
-        ? 'failed'
-        : summary.conflicts.length + summary.failed.length > 0
-          ? 'partial'
-          : 'ok';
-    store.runs.finish(runId, status, countersOf(report));
+    store.runs.finish(runId, runStatus(summary), countersOf(report));
     return report;
   } catch (error) {
     store.runs.finish(runId, 'failed', {
@@ -126,13 +104,48 @@ export async function runPush(
     });
     throw error;
   } finally {
-    await Promise.all(
-      [...sessions.values()].map((session) =>
-        session.then((opened) => opened.client.close()).catch(() => undefined),
-      ),
-    );
+    await closeSessions(sessions);
     if (options.store === undefined) store.close();
   }
+}
+
+/** One site session per language, opened (and its credentials checked) on first use. */
+function sessionOpener(
+  settings: Settings,
+  target: { readonly site: string; readonly credentials: Credentials },
+  sessions: Map<string, Promise<SiteSession>>,
+): (lang: string) => Promise<SiteSession> {
+  return (lang) => {
+    let session = sessions.get(lang);
+    if (!session) {
+      session = openSiteSession({
+        site: target.site,
+        lang,
+        credentials: target.credentials,
+        http: settings.http,
+        needs: PUSH_NEEDS,
+      }).then(async (opened) => {
+        await verifyCredentials(opened.client, { names: settings.credentialNames });
+        return opened;
+      });
+      sessions.set(lang, session);
+    }
+    return session;
+  };
+}
+
+async function closeSessions(sessions: Map<string, Promise<SiteSession>>): Promise<void> {
+  await Promise.all(
+    [...sessions.values()].map((session) =>
+      session.then((opened) => opened.client.close()).catch(() => undefined),
+    ),
+  );
+}
+
+/** The run's recorded status: invalid edits fail it, conflicts and refusals make it partial. */
+function runStatus(summary: PushSummary): 'failed' | 'partial' | 'ok' {
+  if (summary.invalid.length > 0) return 'failed';
+  return summary.conflicts.length + summary.failed.length > 0 ? 'partial' : 'ok';
 }
 
 /** Writing needs credentials; say which variables, never their values. */

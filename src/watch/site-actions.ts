@@ -1,13 +1,12 @@
-import type { BuildWorkers } from '../site/build-workers.js';
-import { runBuild } from '../site/run-build.js';
-import type { Settings } from '../config/settings.js';
-import { openStore } from '../store/index.js';
-import { pull, type PullCounters } from '../sync/index.js';
+import type { Settings } from '../config/index.js';
+import { build, pull } from '../operations/index.js';
+import { changedItems } from '../operations/pull.js';
+import type { BuildWorkers } from '../site/index.js';
 
 /**
- * What `watch` does besides pushing, through the stage libraries: a pull that says what it
- * changed, and an incremental build. Each opens the cache for its own run and closes it, so
- * a stop between two actions leaves nothing open.
+ * What `watch` does besides pushing, through the library's operations (the pull and the build
+ * that `run` chains): a pull that says what it changed, and an incremental build. Each opens
+ * the cache for its own run and closes it, so a stop between two actions leaves nothing open.
  */
 
 /** What a pull changed, per language (created + updated + deleted items). */
@@ -30,17 +29,14 @@ export type RebuildHook = (
   onLine: (line: string) => void,
 ) => Promise<void>;
 
-/** One pull of every configured language (`pull` of src/sync). */
+/** One pull of every configured language (the library's `pull`). */
 export function pullHook(settings: Settings): PullHook {
   return async (signal) => {
-    const summary = await pull(settings, { signal });
-    const changes = new Map(
-      Object.entries(summary.languages).map(([lang, c]) => [lang, changedItems(c)]),
-    );
+    const summary = await pull({ settings, signal });
     const total = changedItems(summary.total);
     const partial = summary.status === 'partial';
     return {
-      changes,
+      changes: new Map(Object.entries(summary.changed)),
       line:
         total === 0 && !partial
           ? undefined
@@ -51,42 +47,29 @@ export function pullHook(settings: Settings): PullHook {
 }
 
 /**
- * An incremental build of the output (`runBuild` of src/site), one line per language.
+ * An incremental build of the output (the library's `build`), one line per language.
  * `workers` gives the session's kept workers (see `keptBuildWorkers`); without it each build
  * starts and stops its own.
  */
 export function rebuildHook(settings: Settings, workers?: () => BuildWorkers): RebuildHook {
   return async (request, onLine) => {
-    const store = openStore(settings.cache);
-    try {
-      const changes = request.changes;
-      // A template change is not an item change: the build compares the theme's hash itself.
-      // Otherwise a language the request does not name had no change (0 lets it be skipped).
-      const pulledChanges =
-        changes === undefined || request.templates
-          ? undefined
-          : new Map(
-              (settings.languages.length > 0 ? settings.languages : store.items.langs()).map(
-                (lang) => [lang, changes.get(lang) ?? 0],
-              ),
-            );
-      const summary = await runBuild(store, settings, {
-        ...(pulledChanges !== undefined ? { pulledChanges } : {}),
-        ...(workers ? { workers } : {}),
-      });
-      for (const [lang, result] of Object.entries(summary.languages)) {
-        for (const warning of result.warnings) onLine(`build warning: ${lang}: ${warning}`);
-        if (result.skipped) continue;
-        onLine(
-          `rebuilt ${lang}: ${result.written} written, ${result.unchanged} unchanged, ${result.removed} removed (${result.seconds.toFixed(2)} s)`,
-        );
-      }
-    } finally {
-      store.close();
+    // A template change is not an item change: the build compares the theme's hash itself.
+    // Otherwise a language the request does not name had no change (the build counts it 0).
+    const changed =
+      request.changes === undefined || request.templates
+        ? undefined
+        : Object.fromEntries(request.changes);
+    const summary = await build({
+      settings,
+      ...(changed !== undefined ? { changed } : {}),
+      ...(workers ? { workers } : {}),
+    });
+    for (const [lang, result] of Object.entries(summary.languages)) {
+      for (const warning of result.warnings) onLine(`build warning: ${lang}: ${warning}`);
+      if (result.skipped) continue;
+      onLine(
+        `rebuilt ${lang}: ${result.written} written, ${result.unchanged} unchanged, ${result.removed} removed (${result.seconds.toFixed(2)} s)`,
+      );
     }
   };
-}
-
-function changedItems(counters: PullCounters): number {
-  return counters.created + counters.updated + counters.deleted;
 }

@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../../src/config/settings.js';
 import { openStore } from '../../../src/store/index.js';
-import { parseDuration, watchCheckouts, type WatchOptions } from '../../../src/watch/index.js';
+import { parseDuration } from '../../../src/duration.js';
+import { watchCheckouts, type WatchOptions } from '../../../src/watch/index.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
 import {
   temporaryFiles,

@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.js';
+import { UsageError } from './errors.js';
 
 const UNITS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
 

@@ -1,0 +1,62 @@
+import type { Settings } from '../config/index.js';
+import type { BuildSummary, BuildWorkers, StaticServer } from '../site/index.js';
+
+export interface BuildOptions {
+  readonly settings: Settings;
+  /** Render every page again, even when nothing changed. @default false */
+  readonly force?: boolean;
+  /**
+   * Items changed per language since the last build, as a pull's `changed` says; a language
+   * it does not name had none (and is skipped if its last build is complete). @default
+   * unknown: every language is looked at page by page (`cms-mirror build`)
+   */
+  readonly changed?: Readonly<Record<string, number>>;
+  /** One line per step, for the terminal. */
+  readonly onLine?: (line: string) => void;
+  /** A session's kept render workers (watch); @default workers for this build only */
+  readonly workers?: () => BuildWorkers;
+}
+
+export type BuildResult = BuildSummary;
+
+/** Builds output/{lang}/ from the cache, only what changed (see `cms-mirror build`). */
+export async function build(options: BuildOptions): Promise<BuildResult> {
+  const [{ runBuild }, { openStore }] = await Promise.all([
+    import('../site/index.js'),
+    import('../store/index.js'),
+  ]);
+  const { settings, changed } = options;
+  const store = openStore(settings.cache);
+  try {
+    const languages = settings.languages.length > 0 ? settings.languages : store.items.langs();
+    return await runBuild(store, settings, {
+      ...(changed !== undefined
+        ? { pulledChanges: new Map(languages.map((lang) => [lang, changed[lang] ?? 0])) }
+        : {}),
+      ...(options.force ? { force: true } : {}),
+      ...(options.onLine ? { onLine: options.onLine } : {}),
+      ...(options.workers ? { workers: options.workers } : {}),
+    });
+  } finally {
+    store.close();
+  }
+}
+
+export interface ServeOptions {
+  readonly settings: Settings;
+  /** @default '127.0.0.1' */
+  readonly host?: string;
+  /** @default 0 (a free port) */
+  readonly port?: number;
+}
+
+export type ServeResult = StaticServer;
+
+/** Serves settings.output over HTTP to look at the built sites; `close()` stops it. */
+export async function serve(options: ServeOptions): Promise<ServeResult> {
+  const { startStaticServer } = await import('../site/index.js');
+  return startStaticServer(options.settings.output, {
+    ...(options.host !== undefined ? { host: options.host } : {}),
+    ...(options.port !== undefined ? { port: options.port } : {}),
+  });
+}
