@@ -51,6 +51,21 @@ export default tseslint.config(
     },
   },
   {
+    // Every error code is defined in src/errors.ts, each by its own class: no code is made up
+    // where it is thrown.
+    files: ['src/**/*.ts'],
+    ignores: ['src/errors.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='CmsMirrorError']",
+          message: 'Throw a typed error class of src/errors.ts (add one there for a new code).',
+        },
+      ],
+    },
+  },
+  {
     // Data tables: the reference site's item schemas and the first schema upgrade's DDL.
     files: ['src/reference/item-schema.ts', 'src/store/schema-upgrades/001-initial.ts'],
     rules: { 'max-lines': 'off', 'max-lines-per-function': 'off' },

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { CommonFlags } from '../config/settings.js';
-import { CmsMirrorError } from '../errors.js';
+import { InterruptedError } from '../errors.js';
 import type { PullCounters } from '../sync/index.js';
 import { nonNegativeInt } from './option-parsers.js';
 import type { CliIo } from './run-cli.js';
@@ -41,8 +41,7 @@ export function pullCommand(io: CliIo): Command {
       // Stops between requests; every committed page stays and the next pull resumes there.
       const stop = (): void =>
         abort.abort(
-          new CmsMirrorError(
-            'E_INTERRUPTED',
+          new InterruptedError(
             'pull interrupted; what was fetched is kept and the next pull resumes from there',
           ),
         );

@@ -4,7 +4,7 @@ import { watch as chokidarWatch, type FSWatcher } from 'chokidar';
 import { keptBuildWorkers } from '../site/build-workers.js';
 import { defaultTemplatesDir } from '../site/templates-dir.js';
 import type { Settings } from '../config/settings.js';
-import { CmsMirrorError, InputError } from '../errors.js';
+import { InputError, InterruptedError } from '../errors.js';
 import { locateCheckoutFile, recordFileEdits, runPush, type RunPushReport } from '../push/index.js';
 import { openStore } from '../store/index.js';
 import { ChangeQueue, type ChangeBatch, type ChangeKind } from './change-queue.js';
@@ -228,7 +228,7 @@ export async function watchCheckouts(options: WatchOptions): Promise<void> {
   stopped = true;
   if (timer !== undefined) clearTimeout(timer);
   if (pullTimer !== undefined) clearInterval(pullTimer);
-  pullAbort.abort(new CmsMirrorError('E_INTERRUPTED', 'watch stopped during a pull'));
+  pullAbort.abort(new InterruptedError('watch stopped during a pull'));
   await watcher.close();
   // Let the running action finish (actions not started yet are dropped: files stay saved).
   await chain;
