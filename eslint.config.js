@@ -78,7 +78,6 @@ export default tseslint.config(
       'src/client/retry-interceptor.ts',
       'src/config/pipeline-writer.ts',
       'src/migrate/migrate.ts',
-      'src/push/push.ts',
       'src/push/run-push.ts',
       'src/reference/seed.ts',
       'src/site/build-site.ts',
