@@ -89,7 +89,6 @@ export default tseslint.config(
       'src/store/items-repo.ts',
       'src/sync/collection-sync.ts',
       'src/transform/transform-runner.ts',
-      'src/watch/watch.ts',
     ],
     rules: { 'max-lines': 'off', 'max-lines-per-function': 'off' },
   },
