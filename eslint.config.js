@@ -75,7 +75,6 @@ export default tseslint.config(
     files: [
       'src/client/cms-client.ts',
       'src/client/options.ts',
-      'src/client/retry-interceptor.ts',
       'src/config/pipeline-writer.ts',
       'src/migrate/migrate.ts',
       'src/push/run-push.ts',
