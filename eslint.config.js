@@ -85,7 +85,6 @@ export default tseslint.config(
       'src/site/output-writer.ts',
       'src/site/run-build.ts',
       'src/site/site-plan.ts',
-      'src/store/items-repo.ts',
       'src/sync/collection-sync.ts',
       'src/transform/transform-runner.ts',
     ],

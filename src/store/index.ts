@@ -25,11 +25,11 @@ export type {
   ItemFilter,
   ItemIdStatus,
   IterateItemsOptions,
-  StoredItem,
   UpsertItemsOptions,
 } from './items-repo.js';
 export { ItemVersionsRepo } from './item-versions-repo.js';
 export type { ItemVersion } from './item-versions-repo.js';
+export type { StoredItem } from './item-rows.js';
 export { RevisionsRepo } from './revisions-repo.js';
 export type { StoredRevision } from './revisions-repo.js';
 export { MediaRepo } from './media-repo.js';
