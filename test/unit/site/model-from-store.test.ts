@@ -123,7 +123,7 @@ describe('modelFromStore', () => {
       [5, '/o-nas/', 0],
     ]);
     expect(warnings).toEqual([
-      'posts 4 left out: not transformed for its current content (run transform).',
+      'posts 4 left out: not transformed for its current content (run cms-mirror build, which transforms it first).',
     ]);
     expect(model.languages).toEqual([
       { lang: 'pl', label: 'Polski', homePath: './' },
