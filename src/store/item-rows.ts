@@ -1,4 +1,4 @@
-import type { ItemContext, ItemType } from './types.js';
+import type { FetchContext, ItemType } from './types.js';
 
 /**
  * How a row of `items` is read: the stored columns, their mapping to a `StoredItem`, and the
@@ -24,7 +24,7 @@ export interface StoredItem {
   readonly title: string | null;
   readonly json: string;
   readonly contentHash: string;
-  readonly context: ItemContext;
+  readonly context: FetchContext;
   readonly fetchedAt: string;
   /** Set when the item left the remote set (deleted, trashed, unpublished); else null. */
   readonly deletedAt: string | null;
@@ -48,7 +48,7 @@ export interface ItemRow {
   title: string | null;
   json: string;
   content_hash: string;
-  context: ItemContext;
+  context: FetchContext;
   fetched_at: string;
   deleted_at: string | null;
 }

@@ -1,5 +1,5 @@
 import type { StoreContext } from './store-context.js';
-import type { CmsItem, ItemContext, ItemType, ItemUpsertOutcome, UpsertResult } from './types.js';
+import type { CmsItem, FetchContext, ItemType, ItemUpsertOutcome, UpsertResult } from './types.js';
 import {
   itemColumnsSql,
   itemFromRow,
@@ -46,7 +46,7 @@ export interface UpsertItemsOptions {
    * The `context` the page was fetched with.
    * @default 'view'
    */
-  readonly context?: ItemContext;
+  readonly context?: FetchContext;
 }
 
 interface ExistingRow {
