@@ -36,7 +36,7 @@ export { chunkIds, describeConflict, findConflicts } from './conflicts.js';
 export type { Conflict, EditBase } from './conflicts.js';
 export { recordDeletes, recordFileEdits, listItemFiles, TRASH_FIELDS } from './record-edits.js';
 export type { RecordEditsOptions, RecordEditsSummary } from './record-edits.js';
-export { emptyPushSummary, pushEdits } from './push.js';
+export { emptyPushSummary, sendQueuedEdits } from './push.js';
 export { labelOf } from './queued-edit.js';
 export type { PushFailure, PushOptions, PushSummary } from './push.js';
 export { runPush, countersOf, requirePushCredentials } from './run-push.js';

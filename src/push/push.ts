@@ -94,7 +94,11 @@ interface PushRun {
   readonly held: Set<number>;
 }
 
-export async function pushEdits(options: PushOptions): Promise<PushSummary> {
+/**
+ * Sends the edits already queued in the cache (`runPush` records the checkout files' edits
+ * first, opens the sessions and reports).
+ */
+export async function sendQueuedEdits(options: PushOptions): Promise<PushSummary> {
   const summary = emptyPushSummary();
   const edits = queuedEdits(options.store, options.languages);
   if (edits.length === 0) return summary;

@@ -1,4 +1,4 @@
-export { buildSite, canSkipBuild } from './build-site.js';
+export { buildFromModel, canSkipBuild } from './build-site.js';
 export type { BuildOptions, BuildPhases, BuildReport } from './build-site.js';
 export { modelFromStore } from './model-from-store.js';
 export type { ModelFromStore, ModelFromStoreOptions } from './model-from-store.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildSite } from '../../../src/site/build-site.js';
+import { buildFromModel } from '../../../src/site/build-site.js';
 import { modelFromStore } from '../../../src/site/model-from-store.js';
 import { identityFromSeo } from '../../../src/site/site-identity.js';
 import { openStore, type CmsItem, type Store } from '../../../src/store/index.js';
@@ -163,7 +163,7 @@ describe('modelFromStore', () => {
       publicUrl: 'https://static.example/pl',
     });
     const outDir = path.join(temp.dir, 'output', 'pl');
-    const report = await buildSite(model, { outDir, search: false });
+    const report = await buildFromModel(model, { outDir, search: false });
     const files = walkFiles(outDir);
     expect(files).toContain('2024/01/p1/index.html');
     expect(files).toContain('o-nas/index.html');
