@@ -5,18 +5,46 @@
  */
 export type ExitCode = 1 | 2 | 3;
 
+/**
+ * Every `code` an error of cms-mirror carries, each raised by one class below. The last two are
+ * given by the CLI to errors that are not ours (a file-system refusal, a bug).
+ */
+export const ERROR_CODES = [
+  'E_USAGE',
+  'E_CONFIG',
+  'E_HTTP',
+  'E_NETWORK',
+  'E_SITE',
+  'E_AUTH',
+  'E_ACCESS',
+  'E_STORE',
+  'E_INPUT',
+  'E_UNSAFE_PATH',
+  'E_BODY',
+  'E_UNSAFE_URL',
+  'E_INSECURE_HTTP',
+  'E_INTERRUPTED',
+  'E_WORKER',
+  'E_SEARCH_INDEX',
+  'E_REFERENCE',
+  'E_FILE_SYSTEM',
+  'E_INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
 export interface CmsMirrorErrorOptions {
   cause?: unknown;
   exitCode?: ExitCode;
 }
 
 export class CmsMirrorError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly exitCode: ExitCode;
   /** A user error prints one line; anything else is a bug and prints its stack. */
   readonly isUserError: boolean = true;
 
-  constructor(code: string, message: string, options: CmsMirrorErrorOptions = {}) {
+  constructor(code: ErrorCode, message: string, options: CmsMirrorErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
@@ -216,6 +244,39 @@ export class InsecureTransportError extends CmsMirrorError {
     );
     this.origin = origin;
   }
+}
+
+/** The user stopped a run (Ctrl-C, the end of a watch); what was committed stays. */
+export class InterruptedError extends CmsMirrorError {
+  constructor(message: string, options: CmsMirrorErrorOptions = {}) {
+    super('E_INTERRUPTED', message, options);
+  }
+}
+
+/** A worker thread of the build stopped or was closed before it answered. */
+export class WorkerError extends CmsMirrorError {
+  constructor(message: string, options: CmsMirrorErrorOptions = {}) {
+    super('E_WORKER', message, options);
+  }
+}
+
+/** Pagefind could not build the search index of a language. */
+export class SearchIndexError extends CmsMirrorError {
+  constructor(message: string, options: CmsMirrorErrorOptions = {}) {
+    super('E_SEARCH_INDEX', message, options);
+  }
+}
+
+/** The reference site's process (`demo`, `reference`) did not start as expected. */
+export class ReferenceSiteError extends CmsMirrorError {
+  constructor(message: string, options: CmsMirrorErrorOptions = {}) {
+    super('E_REFERENCE', message, options);
+  }
+}
+
+/** An error of ours rebuilt from its code and message, after it crossed a thread boundary. */
+export function rebuildError(code: ErrorCode, message: string): CmsMirrorError {
+  return new CmsMirrorError(code, message);
 }
 
 export function isCmsMirrorError(error: unknown): error is CmsMirrorError {

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { CmsMirrorError } from '../errors.js';
+import { InterruptedError } from '../errors.js';
 import type { CommonFlags, PullCounters } from '../index.js';
 import { jsonOption, pullOptions, siteOptions } from './shared-options.js';
 import type { CliIo } from './run-cli.js';
@@ -24,8 +24,7 @@ export function pullCommand(io: CliIo): Command {
       // Stops between requests; every committed page stays and the next pull resumes there.
       const stop = (): void =>
         abort.abort(
-          new CmsMirrorError(
-            'E_INTERRUPTED',
+          new InterruptedError(
             'pull interrupted; what was fetched is kept and the next pull resumes from there',
           ),
         );

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { CmsMirrorError } from '../errors.js';
+import { ReferenceSiteError } from '../errors.js';
 import type { Credentials } from '../index.js';
 
 export interface ReferenceProcess {
@@ -28,10 +28,7 @@ export async function startReferenceProcess(args: string[] = []): Promise<Refere
   const password = lines.get('CMS_APP_PASSWORD');
   if (!url || !user || !password) {
     child.kill('SIGKILL');
-    throw new CmsMirrorError(
-      'E_REFERENCE',
-      'the reference site did not announce its URL and credentials',
-    );
+    throw new ReferenceSiteError('the reference site did not announce its URL and credentials');
   }
   return {
     url,
@@ -65,8 +62,7 @@ function readAnnouncement(child: ChildProcess): Promise<Map<string, string>> {
     child.once('error', reject);
     child.once('exit', (code) =>
       reject(
-        new CmsMirrorError(
-          'E_REFERENCE',
+        new ReferenceSiteError(
           `the reference site exited early (code ${code})${stderr ? `: ${stderr.trim().split('\n')[0]}` : ''}`,
         ),
       ),

@@ -42,7 +42,8 @@ export {
 } from './pagination.js';
 export type { WalkBound } from './pagination.js';
 export type { WalkOptions } from './page-walk.js';
-export { createRetryInterceptor, AttemptTimeoutError } from './retry-interceptor.js';
+export { createRetryInterceptor } from './retry-interceptor.js';
+export { AttemptTimeoutError } from './response-attempt.js';
 export type {
   CmsDispatchExtras,
   CmsDispatchOptions,

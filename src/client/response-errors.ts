@@ -2,7 +2,8 @@ import { CmsMirrorError, HttpError, NetworkError } from '../errors.js';
 import type { RawResponse } from './collect-handler.js';
 import { isJsonContentType } from './json-body.js';
 import { redactUrl } from './redact.js';
-import { AttemptTimeoutError, GaveUpError } from './retry-interceptor.js';
+import { AttemptTimeoutError } from './response-attempt.js';
+import { GaveUpError } from './retry-interceptor.js';
 
 /**
  * Turning what the transport gives into the project's typed errors. Every URL that goes into

@@ -1,14 +1,12 @@
 import path from 'node:path';
+import type { Credentials } from '../client/options.js';
 import { checkCredentialTransport } from '../client/transport-guard.js';
 import { ConfigError } from '../errors.js';
 import { configErrorFromIssues, loadPipelineFile, resolveFromFile } from './load-pipeline.js';
 import { pipelineSchema, type HttpSettings, type PipelineFile } from './pipeline-schema.js';
 
-/** Application-password credentials. Held in memory only; never logged, stored or printed. */
-export interface Credentials {
-  user: string;
-  password: string;
-}
+// One credentials type for the settings and the client: held in memory only, never logged.
+export type { Credentials };
 
 /** What a command runs with: the pipeline file, overridden by flags, plus credentials from the environment. */
 export interface Settings {

@@ -1,7 +1,7 @@
 import { CmsClient, verifyCredentials, type CmsResponse } from '../client/index.js';
 import type { Credentials } from '../config/settings.js';
 import type { HttpSettings } from '../config/pipeline-schema.js';
-import { CmsMirrorError, HttpError } from '../errors.js';
+import { CmsMirrorError, ConfigError, HttpError, InputError } from '../errors.js';
 import { openStore, type Store } from '../store/index.js';
 import { BATCH_LIMIT } from '../push/batch-planner.js';
 import { interpretBatchResult, type SubOutcome } from '../push/batch-result.js';
@@ -216,10 +216,8 @@ function emptyReport(): MigrateReport {
 async function openTarget(options: MigrateOptions): Promise<SiteSession> {
   const names = options.credentialNames ?? { user: 'CMS_USER', password: 'CMS_APP_PASSWORD' };
   if (options.credentials === undefined) {
-    throw new CmsMirrorError(
-      'E_CONFIG',
+    throw new ConfigError(
       `migrate needs credentials for the target (also for --dry-run, which reads it): set ${names.user} and ${names.password}`,
-      { exitCode: 2 },
     );
   }
   const session = await openSiteSession({
@@ -354,7 +352,7 @@ async function mediaBytes(
 ): Promise<Buffer> {
   const url = typeof item.json.source_url === 'string' ? item.json.source_url : undefined;
   if (url === undefined)
-    throw new CmsMirrorError('E_INPUT', `media ${item.id} has no source_url`, { exitCode: 2 });
+    throw new InputError(`media ${item.id}`, `media ${item.id} has no source_url`);
   const file = store.media.getFile(url);
   const blob = file === undefined ? undefined : store.media.getBlob(file.sha256);
   if (blob !== undefined) return blob;

@@ -1,18 +1,10 @@
-import { existsSync, rmSync } from 'node:fs';
-import path from 'node:path';
-import type { BatchRequest, BatchResult, BatchValidation, SiteIndex } from '../client/index.js';
-import { HttpError, SiteError } from '../errors.js';
+import { existsSync } from 'node:fs';
+import type { BatchValidation, SiteIndex } from '../client/index.js';
+import { SiteError } from '../errors.js';
 import type { CmsItem, Edit, Store } from '../store/index.js';
-import { readTextIfExists, textHash, writeFileAtomic } from './atomic-file.js';
-import { planBatches, BATCH_LIMIT, type BatchChunk, type PlannedEdit } from './batch-planner.js';
-import { interpretBatchResult, siteError, type SubOutcome } from './batch-result.js';
-import {
-  checkoutPath,
-  fieldsFromItem,
-  parseCheckout,
-  serializeCheckout,
-  type CheckoutType,
-} from './checkout-file.js';
+import { planBatches, BATCH_LIMIT, type BatchPlan, type PlannedEdit } from './batch-planner.js';
+import { interpretBatchResult } from './batch-result.js';
+import type { CheckoutType } from './checkout-file.js';
 import { editApplied, fetchItems, findCreated } from './already-applied.js';
 import {
   describeConflict,
@@ -20,8 +12,11 @@ import {
   type Conflict,
   type RemoteCopyHint,
 } from './conflicts.js';
+import { isTrash, labelOf } from './queued-edit.js';
+import { recordOutcome } from './record-outcome.js';
 import { remoteCopyOf } from './remote-copies.js';
 import { fetchRemoteModified } from './remote-modified.js';
+import { sendChunk } from './send-chunk.js';
 import type { SiteSession } from './site-session.js';
 import { validateEdit, type EditProblem } from './validate-edit.js';
 
@@ -86,131 +81,172 @@ export interface PushSummary {
   plan: string[];
 }
 
-export async function pushEdits(options: PushOptions): Promise<PushSummary> {
-  const { store } = options;
-  const summary = emptyPushSummary();
-  const edits = [
-    ...store.edits.list({ state: 'pending' }),
-    ...store.edits.list({ state: 'failed' }),
-  ]
-    .filter((edit) => options.languages === undefined || options.languages.includes(edit.lang))
-    .sort((a, b) => a.id - b.id);
-  if (edits.length === 0) return summary;
+/** One push run: its options, its queued edits and sessions, and what it found so far. */
+interface PushRun {
+  readonly options: PushOptions;
+  readonly summary: PushSummary;
+  /** Pending and failed edits of the chosen languages, in the order they were recorded. */
+  readonly edits: readonly Edit[];
+  /** The languages of `edits`, in order of first edit; each has its session. */
+  readonly langs: readonly string[];
+  readonly sessions: ReadonlyMap<string, SiteSession>;
+  /** Edits not to send: conflicts, and writes the site already has. */
+  readonly held: Set<number>;
+}
 
+/**
+ * Sends the edits already queued in the cache (`runPush` records the checkout files' edits
+ * first, opens the sessions and reports).
+ */
+export async function sendQueuedEdits(options: PushOptions): Promise<PushSummary> {
+  const summary = emptyPushSummary();
+  const edits = queuedEdits(options.store, options.languages);
+  if (edits.length === 0) return summary;
   const langs = [...new Set(edits.map((edit) => edit.lang))];
   const sessions = new Map<string, SiteSession>();
   for (const lang of langs) sessions.set(lang, await options.session(lang));
+  const run: PushRun = { options, summary, edits, langs, sessions, held: new Set() };
 
-  // 1. Validate everything before anything is sent.
-  for (const edit of edits) {
-    const index = sessions.get(edit.lang)!.index;
-    summary.invalid.push(...validateOne(edit, index, options.localEnumCheck ?? true));
-  }
+  // Everything is validated before anything is sent.
+  summary.invalid.push(...validateAll(run));
   if (summary.invalid.length > 0) {
     summary.pending = edits.length;
     return summary;
   }
+  if (!options.force) await holdConflicts(run);
+  if (!options.dryRun) await adoptCreatesOnSite(run);
+  const plan = planSends(run);
+  if (options.dryRun) {
+    summary.pending = edits.length;
+    return summary;
+  }
+  await sendPlan(run, plan);
+  summary.pending =
+    options.store.edits.list({ state: 'pending' }).length +
+    options.store.edits.list({ state: 'failed' }).length;
+  return summary;
+}
 
-  // 2. Conflicts: items changed on the site since their checkout stay queued.
-  const held = new Set<number>();
-  if (!options.force) {
-    for (const lang of langs) {
-      const session = sessions.get(lang)!;
-      for (const type of ['posts', 'pages'] as const) {
-        const mine = edits.filter(
-          (edit) => edit.lang === lang && edit.type === type && edit.itemId !== null,
-        );
-        if (mine.length === 0) continue;
-        const remote = await fetchRemoteModified(
-          session.client,
-          type,
-          mine.map((edit) => edit.itemId!),
-          session.index.perPageMax(`cms/v2/${type}`),
-        );
-        const conflicts = findConflicts(
-          mine.map((edit) => ({
-            ref: String(edit.id),
-            id: edit.itemId!,
-            base: edit.baseModifiedGmt ?? undefined,
-          })),
-          remote,
-        );
-        // A changed or gone item may be our own earlier write whose answer was lost.
-        const current =
-          conflicts.length === 0 || options.dryRun
-            ? new Map()
-            : await fetchItems(
-                session.client,
-                type,
-                conflicts.map((conflict) => conflict.id),
-                session.index.perPageMax(`cms/v2/${type}`),
-              );
-        for (const conflict of conflicts) {
-          const edit = mine.find((candidate) => String(candidate.id) === conflict.ref)!;
-          const item = current.get(conflict.id);
-          if (item !== undefined && editApplied(edit, item)) {
-            held.add(edit.id);
-            summary.recovered += 1;
-            recordOutcome(options, summary, edit, {
-              ref: conflict.ref,
-              ok: true,
-              status: 200,
-              item,
-            });
-            continue;
-          }
-          const message = describeConflict(conflict, labelOf(edit), hintOf(edit.file));
-          held.add(edit.id);
-          summary.conflicts.push({ edit: edit.id, label: labelOf(edit), message, conflict });
-          if (!options.dryRun)
-            store.edits.update(edit.id, { state: 'pending', error: `conflict: ${message}` });
-        }
-      }
+/** The pending and failed edits of these languages (all when undefined), oldest first. */
+function queuedEdits(store: Store, languages: readonly string[] | undefined): Edit[] {
+  return [...store.edits.list({ state: 'pending' }), ...store.edits.list({ state: 'failed' })]
+    .filter((edit) => languages === undefined || languages.includes(edit.lang))
+    .sort((a, b) => a.id - b.id);
+}
+
+function validateAll(run: PushRun): EditProblem[] {
+  const enumCheck = run.options.localEnumCheck ?? true;
+  return run.edits.flatMap((edit) =>
+    validateOne(edit, run.sessions.get(edit.lang)!.index, enumCheck),
+  );
+}
+
+/** The run's edits of existing items (or of new ones), per language and type, in order. */
+function* editGroups(
+  run: PushRun,
+  creates: boolean,
+): Generator<{ session: SiteSession; type: 'posts' | 'pages'; edits: Edit[] }> {
+  for (const lang of run.langs) {
+    for (const type of ['posts', 'pages'] as const) {
+      const edits = run.edits.filter(
+        (edit) => edit.lang === lang && edit.type === type && (edit.itemId === null) === creates,
+      );
+      if (edits.length > 0) yield { session: run.sessions.get(lang)!, type, edits };
     }
   }
+}
 
-  // 2b. Creates the site already has (a run that stopped before recording the answer) are
-  // adopted, never created twice.
-  if (!options.dryRun) {
-    for (const lang of langs) {
-      const session = sessions.get(lang)!;
-      for (const type of ['posts', 'pages'] as const) {
-        const creates = edits.filter(
-          (edit) => edit.lang === lang && edit.type === type && edit.itemId === null,
-        );
-        if (creates.length === 0) continue;
-        const found = await findCreated(
-          session.client,
-          type,
-          creates,
-          session.index.perPageMax(`cms/v2/${type}`),
-        );
-        for (const edit of creates) {
-          const item = found.get(edit.id);
-          if (item === undefined) continue;
-          held.add(edit.id);
-          summary.recovered += 1;
-          recordOutcome(options, summary, edit, {
-            ref: String(edit.id),
-            ok: true,
-            status: 200,
-            item,
-          });
-        }
+/** Items changed on the site since their checkout stay queued, never overwritten. */
+async function holdConflicts(run: PushRun): Promise<void> {
+  const { options, summary } = run;
+  for (const { session, type, edits: mine } of editGroups(run, false)) {
+    const perPage = session.index.perPageMax(`cms/v2/${type}`);
+    const remote = await fetchRemoteModified(
+      session.client,
+      type,
+      mine.map((edit) => edit.itemId!),
+      perPage,
+    );
+    const conflicts = findConflicts(
+      mine.map((edit) => ({
+        ref: String(edit.id),
+        id: edit.itemId!,
+        base: edit.baseModifiedGmt ?? undefined,
+      })),
+      remote,
+    );
+    // A changed or gone item may be our own earlier write whose answer was lost.
+    const current =
+      conflicts.length === 0 || options.dryRun
+        ? new Map<number, CmsItem>()
+        : await fetchItems(
+            session.client,
+            type,
+            conflicts.map((conflict) => conflict.id),
+            perPage,
+          );
+    for (const conflict of conflicts) {
+      const edit = mine.find((candidate) => String(candidate.id) === conflict.ref)!;
+      const item = current.get(conflict.id);
+      if (item !== undefined && editApplied(edit, item)) {
+        recordAlreadyApplied(run, edit, item);
+        continue;
       }
+      const message = describeConflict(conflict, labelOf(edit), hintOf(edit.file));
+      run.held.add(edit.id);
+      summary.conflicts.push({ edit: edit.id, label: labelOf(edit), message, conflict });
+      if (!options.dryRun)
+        options.store.edits.update(edit.id, { state: 'pending', error: `conflict: ${message}` });
     }
   }
+}
 
-  // 3. Plan and send.
-  const sendable = edits.filter((edit) => !held.has(edit.id));
+/**
+ * Creates the site already has (a run that stopped before recording the answer) are adopted,
+ * never created twice.
+ */
+async function adoptCreatesOnSite(run: PushRun): Promise<void> {
+  for (const { session, type, edits: creates } of editGroups(run, true)) {
+    const found = await findCreated(
+      session.client,
+      type,
+      creates,
+      session.index.perPageMax(`cms/v2/${type}`),
+    );
+    for (const edit of creates) {
+      const item = found.get(edit.id);
+      if (item !== undefined) recordAlreadyApplied(run, edit, item);
+    }
+  }
+}
+
+/** An edit the site already shows: recorded as done, not sent again. */
+function recordAlreadyApplied(run: PushRun, edit: Edit, item: CmsItem): void {
+  run.held.add(edit.id);
+  run.summary.recovered += 1;
+  recordOutcome(run.options, run.summary, edit, {
+    ref: String(edit.id),
+    ok: true,
+    status: 200,
+    item,
+  });
+}
+
+/**
+ * The batches for the edits not held; edits that change nothing are done at once. Each
+ * request is listed in the summary's plan (what a dry run shows).
+ */
+function planSends(run: PushRun): { plan: BatchPlan; byRef: Map<string, Edit> } {
+  const { options, summary } = run;
+  const sendable = run.edits.filter((edit) => !run.held.has(edit.id));
   const byRef = new Map(sendable.map((edit) => [String(edit.id), edit]));
   const maxItems = Math.min(
     BATCH_LIMIT,
-    ...langs.map((lang) => sessions.get(lang)!.index.batchMaxItems()),
+    ...run.langs.map((lang) => run.sessions.get(lang)!.index.batchMaxItems()),
   );
   const plan = planBatches(sendable.map(toPlanned), { maxItems });
   for (const ref of plan.unchanged) {
-    if (!options.dryRun) store.edits.update(Number(ref), { state: 'done', error: null });
+    if (!options.dryRun) options.store.edits.update(Number(ref), { state: 'done', error: null });
   }
   for (const chunk of plan.chunks) {
     chunk.requests.forEach((request, i) =>
@@ -219,12 +255,17 @@ export async function pushEdits(options: PushOptions): Promise<PushSummary> {
       ),
     );
   }
-  if (options.dryRun) {
-    summary.pending = edits.length;
-    return summary;
-  }
+  return { plan, byRef };
+}
+
+/** Sends the planned batches in order and records each sub-response as it comes back. */
+async function sendPlan(
+  run: PushRun,
+  { plan, byRef }: { plan: BatchPlan; byRef: Map<string, Edit> },
+): Promise<void> {
+  const { options, summary } = run;
   for (const chunk of plan.chunks) {
-    const session = sessions.get(chunk.lang)!;
+    const session = run.sessions.get(chunk.lang)!;
     const result = await sendChunk(session, chunk, options.validation ?? 'require-all-validate');
     summary.batches += result.batchCalls;
     summary.sent += chunk.requests.length;
@@ -232,9 +273,6 @@ export async function pushEdits(options: PushOptions): Promise<PushSummary> {
     for (const outcome of outcomes)
       recordOutcome(options, summary, byRef.get(outcome.ref)!, outcome);
   }
-  summary.pending =
-    store.edits.list({ state: 'pending' }).length + store.edits.list({ state: 'failed' }).length;
-  return summary;
 }
 
 /** A summary of nothing sent yet (push and run-push start from it). */
@@ -294,178 +332,6 @@ function toPlanned(edit: Edit): PlannedEdit {
     id: edit.itemId,
     body: edit.fields,
   };
-}
-
-function isTrash(edit: Edit): boolean {
-  return edit.itemId !== null && edit.fields.status === 'trash';
-}
-
-/**
- * One chunk through `POST batch/v1`; when the site does not allow a route in a batch, its
- * requests go one by one and their answers are assembled into the same shape.
- */
-async function sendChunk(
-  session: SiteSession,
-  chunk: BatchChunk,
-  validation: BatchValidation,
-): Promise<{ result: BatchResult; batchCalls: number }> {
-  const batchable = chunk.requests.every((request) =>
-    session.index.allowsBatch(request.path.replace(/^\//, ''), request.method ?? 'POST'),
-  );
-  if (batchable) {
-    // A batch of updates and trashes can be repeated harmlessly; one with creates cannot.
-    const idempotent = chunk.requests.every((request) => /\/\d+$/.test(request.path));
-    return {
-      result: await session.client.batch(chunk.requests, validation, { idempotent }),
-      batchCalls: 1,
-    };
-  }
-  const responses = [];
-  for (const request of chunk.requests) responses.push(await sendOne(session, request));
-  return { result: { failed: null, responses }, batchCalls: 0 };
-}
-
-async function sendOne(session: SiteSession, request: BatchRequest) {
-  try {
-    const response = await session.client.request<unknown>(request.method ?? 'POST', request.path, {
-      ...(request.body === undefined ? {} : { body: request.body }),
-    });
-    return { status: response.status, body: response.data, headers: {} };
-  } catch (error) {
-    if (error instanceof HttpError) return { status: error.status, body: error.body, headers: {} };
-    throw error;
-  }
-}
-
-function recordOutcome(
-  options: PushOptions,
-  summary: PushSummary,
-  edit: Edit,
-  outcome: SubOutcome,
-): void {
-  const { store } = options;
-  if (!outcome.ok) {
-    const error = `${outcome.code}: ${outcome.message}`;
-    if (outcome.notRun) store.edits.update(edit.id, { state: 'pending', error });
-    else {
-      store.edits.update(edit.id, { state: 'failed', error });
-      summary.failed.push({
-        edit: edit.id,
-        label: labelOf(edit),
-        code: outcome.code,
-        message: outcome.message,
-      });
-    }
-    return;
-  }
-  const type = edit.type as CheckoutType;
-  const item = itemOf(outcome.item);
-  if (item === undefined) {
-    const { code, message } = siteError(outcome.item, outcome.status);
-    store.edits.update(edit.id, {
-      state: 'failed',
-      error: `${code}: the site answered without the item (${message})`,
-    });
-    summary.failed.push({
-      edit: edit.id,
-      label: labelOf(edit),
-      code,
-      message: 'the site answered without the item',
-    });
-    return;
-  }
-  const context = hasRaw(item) ? 'edit' : 'view';
-  const modified = typeof item.modified_gmt === 'string' ? item.modified_gmt : null;
-  store.transaction(() => {
-    store.items.upsertPage(edit.lang, type, [item], { context });
-    store.edits.update(edit.id, {
-      state: 'done',
-      error: null,
-      itemId: item.id,
-      baseModifiedGmt: modified,
-    });
-  });
-  if (edit.itemId === null) summary.created += 1;
-  else if (isTrash(edit)) summary.trashed += 1;
-  else summary.updated += 1;
-  if (options.dir !== undefined) syncFile(options, edit, type, item, modified);
-  else if (store.checkouts.get(edit.lang, type, item.id) !== undefined) {
-    const checkout = store.checkouts.get(edit.lang, type, item.id)!;
-    store.checkouts.set({ ...checkout, baseModifiedGmt: modified });
-  }
-}
-
-/**
- * After a successful write, the item's file shows the site's version and is recorded as the
- * new base. A file the user changed again since it was read is not overwritten (it stays an
- * edit for the next push); a new item's file gets its id and its `{id}-{slug}.html` name.
- */
-function syncFile(
-  options: PushOptions,
-  edit: Edit,
-  type: CheckoutType,
-  item: CmsItem,
-  modified: string | null,
-): void {
-  const { store } = options;
-  const dir = options.dir!;
-  const previous = store.checkouts.get(edit.lang, type, item.id);
-  const oldFile = edit.file ?? previous?.file;
-  const slug = typeof item.slug === 'string' ? item.slug : '';
-  const target =
-    edit.itemId === null || oldFile === undefined
-      ? checkoutPath(dir, { lang: edit.lang, type, id: item.id, slug })
-      : oldFile;
-  const serverText = serializeCheckout({
-    id: item.id,
-    type,
-    lang: edit.lang,
-    fields: fieldsFromItem(item, type),
-  });
-  const current = oldFile === undefined ? undefined : readTextIfExists(oldFile);
-  const readHash =
-    oldFile === undefined ? undefined : options.fileHashes?.get(path.resolve(oldFile));
-  const untouched = current === undefined || readHash === undefined || current.hash === readHash;
-  let text = serverText;
-  if (!untouched && current !== undefined) {
-    // Edited again meanwhile: keep the user's newest text (with its new id for a create).
-    const doc = parseCheckout(current.text, oldFile!, { type, lang: edit.lang });
-    text = serializeCheckout({ ...doc, id: item.id });
-  }
-  writeFileAtomic(target, text);
-  store.checkouts.set({
-    lang: edit.lang,
-    type,
-    id: item.id,
-    file: target,
-    baseModifiedGmt: modified,
-    fileHash: textHash(serverText),
-  });
-  if (oldFile !== undefined && path.resolve(oldFile) !== path.resolve(target))
-    rmSync(oldFile, { force: true });
-}
-
-function itemOf(body: Readonly<Record<string, unknown>>): CmsItem | undefined {
-  // DELETE with force answers {deleted, previous}; without force (trash) the item itself.
-  const candidate =
-    typeof body.previous === 'object' && body.previous !== null && body.id === undefined
-      ? body.previous
-      : body;
-  const record = candidate as Record<string, unknown>;
-  return typeof record.id === 'number' && Number.isInteger(record.id) && record.id > 0
-    ? (record as CmsItem)
-    : undefined;
-}
-
-function hasRaw(item: CmsItem): boolean {
-  const content = item.content as { raw?: unknown } | undefined;
-  return typeof content?.raw === 'string';
-}
-
-/** How an edit is named to the user: its file, else `lang/type/id`. */
-export function labelOf(edit: Edit): string {
-  if (edit.file !== null) return edit.file;
-  return `${edit.lang}/${edit.type}/${edit.itemId ?? 'new'}`;
 }
 
 /** Where the site's version of a conflicting file goes (none for edits without a file). */

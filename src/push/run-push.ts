@@ -3,7 +3,7 @@ import { ConfigError, UsageError } from '../errors.js';
 import { checkSettingsTransport, type Credentials, type Settings } from '../config/settings.js';
 import { openStore, type Store } from '../store/index.js';
 import type { CheckoutType } from './checkout-file.js';
-import { emptyPushSummary, pushEdits, type PushSummary } from './push.js';
+import { emptyPushSummary, sendQueuedEdits, type PushSummary } from './push.js';
 import { recordDeletes, recordFileEdits } from './record-edits.js';
 import { resolveConflict, writeRemoteCopies } from './remote-copies.js';
 import { openSiteSession, PUSH_NEEDS, type SiteSession } from './site-session.js';
@@ -84,7 +84,7 @@ export async function runPush(
     if (options.deleteIds !== undefined && options.deleteIds.length > 0) {
       recordDeletes(store, resolveDeletes(store, languages, options.deleteIds));
     }
-    const summary = await pushEdits({
+    const summary = await sendQueuedEdits({
       store,
       dir,
       languages,

@@ -29,7 +29,3 @@ export function authenticate(header: string | undefined, users: readonly User[])
   }
   return found;
 }
-
-export function basicAuthHeader(user: string, password: string): string {
-  return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-}

@@ -66,7 +66,8 @@ export interface ReferenceOptions {
   readonly overlapWith?: string;
 }
 
-export interface Credentials {
+/** A login of the reference site's users: name and application password. */
+export interface ReferenceCredentials {
   readonly user: string;
   readonly password: string;
 }
@@ -75,11 +76,14 @@ export interface ReferenceSite {
   /** Base URL without a trailing slash, e.g. `http://127.0.0.1:41234`. */
   readonly url: string;
   /** The demo admin (user id 1). */
-  readonly credentials: Credentials;
+  readonly credentials: ReferenceCredentials;
   /** A second editor (user id 2), for "edited by someone else". */
-  readonly otherCredentials: Credentials;
+  readonly otherCredentials: ReferenceCredentials;
   /** Valid credentials of weak roles: an author (id 3) and a subscriber (id 4). */
-  readonly roleCredentials: { readonly author: Credentials; readonly subscriber: Credentials };
+  readonly roleCredentials: {
+    readonly author: ReferenceCredentials;
+    readonly subscriber: ReferenceCredentials;
+  };
   /** Every request served, in order of arrival. */
   readonly requests: RequestLogEntry[];
   readonly control: ReferenceControl;

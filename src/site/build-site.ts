@@ -127,7 +127,11 @@ export function canSkipBuild(
   );
 }
 
-export async function buildSite(model: SiteModel, options: BuildOptions): Promise<BuildReport> {
+/** One language's site from its model (`runBuild` makes the models from the cache). */
+export async function buildFromModel(
+  model: SiteModel,
+  options: BuildOptions,
+): Promise<BuildReport> {
   const started = performance.now();
   const workers = options.workers ?? inProcessWorkers;
   const templatesDir = options.templatesDir ?? defaultTemplatesDir();

@@ -121,7 +121,7 @@ export function modelFromStore(store: Store, options: ModelFromStoreOptions): Mo
       row.sourceHash !== row.contentHash
     ) {
       warnings.push(
-        `${type} ${row.id} left out: not transformed for its current content (run transform).`,
+        `${type} ${row.id} left out: not transformed for its current content (run cms-mirror build, which transforms it first).`,
       );
       return undefined;
     }

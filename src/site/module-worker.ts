@@ -10,7 +10,13 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parentPort, Worker } from 'node:worker_threads';
-import { CmsMirrorError, InputError } from '../errors.js';
+import {
+  CmsMirrorError,
+  InputError,
+  rebuildError,
+  WorkerError,
+  type ErrorCode,
+} from '../errors.js';
 
 type Request<P> = { id: number; payload: P } | { shutdown: true };
 
@@ -20,7 +26,7 @@ interface SerializedError {
   name: string;
   message: string;
   stack?: string | undefined;
-  code?: string | undefined;
+  code?: ErrorCode | undefined;
   /** `InputError.file`. */
   file?: string | undefined;
 }
@@ -70,7 +76,7 @@ export function startWorkerCalls<P, R>(
   });
   worker.on('error', (error) => failAll(error));
   worker.on('exit', (code) =>
-    failAll(new CmsMirrorError('E_WORKER', `The ${name} thread stopped (exit code ${code})`)),
+    failAll(new WorkerError(`The ${name} thread stopped (exit code ${code})`)),
   );
 
   return {
@@ -84,7 +90,7 @@ export function startWorkerCalls<P, R>(
       });
     },
     async close() {
-      failAll(new CmsMirrorError('E_WORKER', `The ${name} thread was closed`));
+      failAll(new WorkerError(`The ${name} thread was closed`));
       if (!options.graceful) {
         await worker.terminate();
         return;
@@ -153,7 +159,7 @@ function deserializeError(error: SerializedError): Error {
   if (error.code === 'E_INPUT' && error.file !== undefined) {
     return new InputError(error.file, error.message);
   }
-  if (error.code !== undefined) return new CmsMirrorError(error.code, error.message);
+  if (error.code !== undefined) return rebuildError(error.code, error.message);
   const rebuilt = new Error(error.message);
   rebuilt.name = error.name;
   if (error.stack !== undefined) rebuilt.stack = error.stack;

@@ -19,7 +19,7 @@ import { storedHtmlFacts } from '../transform/html-facts.js';
 import { itemKey } from '../transform/item-site-paths.js';
 import { runTransform } from '../transform/transform-runner.js';
 import { transformKey } from '../transform/version.js';
-import { buildSite, type BuildPhases, type BuildReport } from './build-site.js';
+import { buildFromModel, type BuildPhases, type BuildReport } from './build-site.js';
 import { digestOf } from './digest.js';
 import { isCurrentManifest, MANIFEST_VERSION, type BuildManifest } from './build-manifest.js';
 import { canonicalOrder, switcherLanguages } from './language-order.js';
@@ -439,7 +439,7 @@ async function buildLanguage(
   const modelSeconds = (performance.now() - modelStarted) / 1000;
   const templatesDir = settings.templates;
   store.buildState.markWriting(lang);
-  const report = await buildSite(model, {
+  const report = await buildFromModel(model, {
     outDir,
     ...(templatesDir ? { templatesDir } : {}),
     ...(previous && !options.force ? { previous } : {}),

@@ -4,7 +4,7 @@
  * can run in Pagefind's own process while the templates render.
  */
 import * as pagefind from 'pagefind';
-import { CmsMirrorError } from '../errors.js';
+import { SearchIndexError } from '../errors.js';
 import { htmlToText } from './html-text.js';
 import type { SearchShard } from './search-plan.js';
 
@@ -23,7 +23,7 @@ const RECORDS_IN_FLIGHT = 256;
 /**
  * The files of one bundle, by path relative to the language root (`pagefind/s0/pagefind.js`).
  *
- * @throws {CmsMirrorError} `E_SEARCH_INDEX` when Pagefind reports errors.
+ * @throws {SearchIndexError} `E_SEARCH_INDEX` when Pagefind reports errors.
  */
 export async function buildSearchShard(
   shard: SearchShard,
@@ -61,9 +61,8 @@ export async function buildSearchShard(
   }
 }
 
-function searchError(errors: readonly string[]): CmsMirrorError {
-  return new CmsMirrorError(
-    'E_SEARCH_INDEX',
+function searchError(errors: readonly string[]): SearchIndexError {
+  return new SearchIndexError(
     `The search index could not be built: ${errors.join('; ') || 'no index'}`,
   );
 }

@@ -13,7 +13,7 @@ export { plainText, decodeEntities } from './plain-text.js';
 export { ITEM_TYPES } from './types.js';
 export type {
   CmsItem,
-  ItemContext,
+  FetchContext,
   ItemType,
   ItemUpsertOutcome,
   ParentType,
@@ -25,15 +25,15 @@ export type {
   ItemFilter,
   ItemIdStatus,
   IterateItemsOptions,
-  StoredItem,
   UpsertItemsOptions,
 } from './items-repo.js';
 export { ItemVersionsRepo } from './item-versions-repo.js';
 export type { ItemVersion } from './item-versions-repo.js';
+export type { StoredItem } from './item-rows.js';
 export { RevisionsRepo } from './revisions-repo.js';
 export type { StoredRevision } from './revisions-repo.js';
 export { MediaRepo } from './media-repo.js';
-export type { MediaFile, MediaFileInput, PutBlobResult } from './media-repo.js';
+export type { StoredMediaFile, MediaFileInput, PutBlobResult } from './media-repo.js';
 export { OembedRepo } from './oembed-repo.js';
 export type { OembedEntry, OembedGetOptions } from './oembed-repo.js';
 export { SyncStateRepo } from './sync-state-repo.js';

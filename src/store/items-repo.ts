@@ -1,31 +1,15 @@
 import type { StoreContext } from './store-context.js';
-import type { CmsItem, ItemContext, ItemType, ItemUpsertOutcome, UpsertResult } from './types.js';
+import type { CmsItem, FetchContext, ItemType, ItemUpsertOutcome, UpsertResult } from './types.js';
+import {
+  itemColumnsSql,
+  itemFromRow,
+  publicItemSql,
+  statusClause,
+  type ItemRow,
+  type StoredItem,
+} from './item-rows.js';
 import { contentHash } from './canonical-json.js';
 import { assertItemId, deriveItemColumns } from './item-columns.js';
-
-/** One row of `items`. `json` is the item exactly as fetched (parse it when needed). */
-export interface StoredItem {
-  readonly lang: string;
-  readonly type: ItemType;
-  readonly id: number;
-  readonly status: string | null;
-  readonly slug: string | null;
-  readonly parent: number | null;
-  readonly menuOrder: number | null;
-  readonly sticky: boolean | null;
-  readonly author: number | null;
-  readonly featuredMedia: number | null;
-  readonly dateGmt: string | null;
-  readonly modifiedGmt: string | null;
-  readonly link: string | null;
-  readonly title: string | null;
-  readonly json: string;
-  readonly contentHash: string;
-  readonly context: ItemContext;
-  readonly fetchedAt: string;
-  /** Set when the item left the remote set (deleted, trashed, unpublished); else null. */
-  readonly deletedAt: string | null;
-}
 
 /** Id, status and last change of one item: what deletion probes and planners need. */
 export interface ItemIdStatus {
@@ -62,57 +46,8 @@ export interface UpsertItemsOptions {
    * The `context` the page was fetched with.
    * @default 'view'
    */
-  readonly context?: ItemContext;
+  readonly context?: FetchContext;
 }
-
-// Database row as SQLite returns it (snake_case columns).
-interface ItemRow {
-  lang: string;
-  type: ItemType;
-  id: number;
-  status: string | null;
-  slug: string | null;
-  parent: number | null;
-  menu_order: number | null;
-  sticky: number | null;
-  author: number | null;
-  featured_media: number | null;
-  date_gmt: string | null;
-  modified_gmt: string | null;
-  link: string | null;
-  title: string | null;
-  json: string;
-  content_hash: string;
-  context: ItemContext;
-  fetched_at: string;
-  deleted_at: string | null;
-}
-
-export function itemFromRow(row: ItemRow): StoredItem {
-  return {
-    lang: row.lang,
-    type: row.type,
-    id: row.id,
-    status: row.status,
-    slug: row.slug,
-    parent: row.parent,
-    menuOrder: row.menu_order,
-    sticky: row.sticky === null ? null : row.sticky === 1,
-    author: row.author,
-    featuredMedia: row.featured_media,
-    dateGmt: row.date_gmt,
-    modifiedGmt: row.modified_gmt,
-    link: row.link,
-    title: row.title,
-    json: row.json,
-    contentHash: row.content_hash,
-    context: row.context,
-    fetchedAt: row.fetched_at,
-    deletedAt: row.deleted_at,
-  };
-}
-
-export type { ItemRow };
 
 interface ExistingRow {
   id: number;
@@ -134,61 +69,12 @@ const UPSERT_SQL = `
     json = excluded.json, content_hash = excluded.content_hash, context = excluded.context,
     fetched_at = excluded.fetched_at, deleted_at = NULL`;
 
-/**
- * The public-item rule of `src/transform/publication.ts` (`isPublic`) in SQL, for the items
- * table as `alias`: published, live, and neither `content.protected`/`excerpt.protected` true
- * nor a non-empty `password` string. The rule is the `is_public` column (migration 9, generated
- * from the row), so a pass over every public item reads the `items_public_entries` index
- * instead of every item's JSON. Tested against `isPublic`.
- */
-export function publicItemSql(alias: string): string {
-  return `${alias}.is_public = 1`;
-}
-
-/**
- * The stored columns of `items`, for `SELECT`: `*` would also compute `is_public` (the JSON
- * of every row read, a third more time for a scan of every item).
- */
-export function itemColumnsSql(alias?: string): string {
-  const prefix = alias === undefined ? '' : `${alias}.`;
-  return ITEM_COLUMNS.map((column) => `${prefix}${column}`).join(', ');
-}
-
-const ITEM_COLUMNS = [
-  'lang',
-  'type',
-  'id',
-  'status',
-  'slug',
-  'parent',
-  'menu_order',
-  'sticky',
-  'author',
-  'featured_media',
-  'date_gmt',
-  'modified_gmt',
-  'link',
-  'title',
-  'json',
-  'content_hash',
-  'context',
-  'fetched_at',
-  'deleted_at',
-];
-
 /** What deciding site paths needs of a public item. */
 export interface PublicItemSummary {
   readonly type: ItemType;
   readonly id: number;
   readonly link: string | null;
   readonly contentHash: string;
-}
-
-/** Builds `AND status IN (...)` with one parameter per status; '' when no filter. */
-export function statusClause(column: string, statuses: readonly string[] | undefined): string {
-  if (statuses === undefined) return '';
-  if (statuses.length === 0) return ' AND 0';
-  return ` AND ${column} IN (${statuses.map(() => '?').join(', ')})`;
 }
 
 /** The `items` table: the mirrored posts, pages and media of every language. */

@@ -10,7 +10,7 @@ export interface PutBlobResult {
 }
 
 /** One downloaded URL and the blob it gave. */
-export interface MediaFile {
+export interface StoredMediaFile {
   readonly url: string;
   readonly sha256: string;
   readonly bytes: number;
@@ -42,7 +42,7 @@ interface MediaFileRow {
   media_id: number | null;
 }
 
-function fromRow(row: MediaFileRow): MediaFile {
+function fromRow(row: MediaFileRow): StoredMediaFile {
   return {
     url: row.url,
     sha256: row.sha256,
@@ -137,7 +137,7 @@ export class MediaRepo {
     }
   }
 
-  getFile(url: string): MediaFile | undefined {
+  getFile(url: string): StoredMediaFile | undefined {
     const row = this.#ctx.read(() =>
       this.#ctx.stmt<MediaFileRow>('SELECT * FROM media_files WHERE url = ?').get(url),
     );
@@ -145,7 +145,7 @@ export class MediaRepo {
   }
 
   /** URL mappings, optionally of one language and/or one attachment, ordered by URL. */
-  listFiles(filter: { readonly lang?: string; readonly mediaId?: number } = {}): MediaFile[] {
+  listFiles(filter: { readonly lang?: string; readonly mediaId?: number } = {}): StoredMediaFile[] {
     const where: string[] = [];
     const params: unknown[] = [];
     if (filter.lang !== undefined) {

@@ -1,5 +1,5 @@
 import type { StoreContext } from './store-context.js';
-import type { ItemContext } from './types.js';
+import type { FetchContext } from './types.js';
 import { fromJsonColumn, toJsonColumn } from './json-column.js';
 
 /** The crawl's memory for one language x collection. */
@@ -9,7 +9,7 @@ export interface SyncState {
   readonly collection: string;
   /** Latest `modified_gmt` fully committed; the next pull asks for changes after it. */
   readonly watermarkGmt: string | null;
-  readonly context: ItemContext | null;
+  readonly context: FetchContext | null;
   readonly remoteTotal: number | null;
   readonly localTotal: number | null;
   /**
@@ -42,7 +42,7 @@ interface SyncStateRow {
   lang: string;
   collection: string;
   watermark_gmt: string | null;
-  context: ItemContext | null;
+  context: FetchContext | null;
   remote_total: number | null;
   local_total: number | null;
   unlisted: number | null;

@@ -1,7 +1,7 @@
 import type { StoreContext } from './store-context.js';
 import type { ItemType } from './types.js';
-import type { ItemRow, StoredItem } from './items-repo.js';
-import { itemColumnsSql, itemFromRow, publicItemSql } from './items-repo.js';
+import type { ItemRow, StoredItem } from './item-rows.js';
+import { itemColumnsSql, itemFromRow, publicItemSql } from './item-rows.js';
 import { fromJsonColumn, toJsonColumn } from './json-column.js';
 
 /** The transform stage's output for one item. */

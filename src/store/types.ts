@@ -10,7 +10,7 @@ export type ItemType = 'posts' | 'pages' | 'media';
 export type ParentType = 'posts' | 'pages';
 
 /** The `context` an item was fetched with: `edit` carries raw fields, `view` only rendered ones. */
-export type ItemContext = 'view' | 'edit';
+export type FetchContext = 'view' | 'edit';
 
 export const ITEM_TYPES: readonly ItemType[] = ['posts', 'pages', 'media'];
 

@@ -4,11 +4,17 @@ import { watch as chokidarWatch, type FSWatcher } from 'chokidar';
 import { keptBuildWorkers } from '../site/build-workers.js';
 import { defaultTemplatesDir } from '../site/templates-dir.js';
 import type { Settings } from '../config/settings.js';
-import { CmsMirrorError, InputError } from '../errors.js';
-import { locateCheckoutFile, recordFileEdits, runPush, type RunPushReport } from '../push/index.js';
-import { openStore } from '../store/index.js';
+import { InputError, InterruptedError } from '../errors.js';
+import { locateCheckoutFile } from '../push/index.js';
 import { ChangeQueue, type ChangeBatch, type ChangeKind } from './change-queue.js';
-import { pullHook, rebuildHook, type PullHook, type RebuildHook } from './site-actions.js';
+import { pushFiles, recordFiles } from './saved-files.js';
+import {
+  pullHook,
+  rebuildHook,
+  type PullHook,
+  type RebuildHook,
+  type RebuildRequest,
+} from './site-actions.js';
 
 /**
  * `watch`: chokidar is only the ears. Every decision (what to group, when to act) is the
@@ -49,151 +55,71 @@ export interface WatchOptions {
 }
 
 export async function watchCheckouts(options: WatchOptions): Promise<void> {
-  const { settings, onLine } = options;
-  const dir = path.resolve(options.dir);
+  const dir = existingCheckoutDir(options.dir);
+  // The watch's own rebuilds keep their render and search workers for the whole session: a
+  // save then renders without waiting for Eleventy's import again.
+  const kept = options.rebuild === undefined ? keptBuildWorkers() : undefined;
+  const actions = resolveActions(options, kept);
+  const watch = new CheckoutWatch(options, dir, actions);
+  const watcher = await startFileWatcher(dir, actions.templates, (kind, file) =>
+    watch.fileEvent(kind, file),
+  );
+  kept?.warm();
+  options.onReady?.();
+  options.onLine(
+    `watching ${dir}${actions.templates ? ` and ${actions.templates}` : ''}${options.push ? ' (pushing saved edits)' : ''}` +
+      (options.pullEveryMs !== undefined ? `, pulling every ${options.pullEveryMs} ms` : ''),
+  );
+  if (options.pullEveryMs !== undefined) watch.pullEvery(options.pullEveryMs);
+
+  await new Promise<void>((resolve) => {
+    if (options.signal.aborted) resolve();
+    else options.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await watch.stop(watcher);
+  await kept?.close();
+  if (watch.queue.pending)
+    options.onLine('stopped with saved files not yet recorded: `cms-mirror push` picks them up');
+}
+
+function existingCheckoutDir(given: string): string {
+  const dir = path.resolve(given);
   if (!existsSync(dir)) {
     throw new InputError(
       dir,
       `${dir} does not exist: run "cms-mirror checkout" first (or give --dir)`,
     );
   }
-  // The watch's own rebuilds keep their render and search workers for the whole session: a
-  // save then renders without waiting for Eleventy's import again.
-  const kept = options.rebuild === undefined ? keptBuildWorkers() : undefined;
+  return dir;
+}
+
+/** What a watch does besides recording: rebuild (and which theme it follows) and pull. */
+interface WatchActions {
+  readonly rebuild: RebuildHook | undefined;
+  /** The theme dir whose changes rebuild the site, absolute; undefined: no theme watched. */
+  readonly templates: string | undefined;
+  readonly pull: PullHook;
+}
+
+function resolveActions(
+  options: WatchOptions,
+  kept: ReturnType<typeof keptBuildWorkers> | undefined,
+): WatchActions {
+  const { settings } = options;
   const rebuild =
     options.rebuild === false ? undefined : (options.rebuild ?? rebuildHook(settings, kept?.take));
   const templatesOption =
     options.templatesDir ?? (rebuild ? (settings.templates ?? defaultTemplatesDir()) : false);
   const templates = templatesOption === false ? undefined : path.resolve(templatesOption);
-  const pull = options.pull ?? pullHook(settings);
-  const queue = new ChangeQueue({
-    ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
-    ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
-  });
-  // Aborts a running pull on stop (between requests: what it committed stays).
-  const pullAbort = new AbortController();
-  let chain: Promise<void> = Promise.resolve();
-  let timer: NodeJS.Timeout | undefined;
-  let pullTimer: NodeJS.Timeout | undefined;
-  let pullWaiting = false;
-  let stopped = false;
+  return { rebuild, templates, pull: options.pull ?? pullHook(settings) };
+}
 
-  const enqueue = (task: () => Promise<void>) => {
-    chain = chain
-      .then(() => (stopped ? undefined : task()))
-      .catch((error: unknown) => {
-        // One failed action must not end the watch: report it and keep listening.
-        onLine(`error: ${error instanceof Error ? error.message : String(error)}`);
-      });
-  };
-
-  const schedule = () => {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
-    if (stopped) return;
-    const delay = queue.delay(Date.now());
-    if (delay === undefined) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      const batch = queue.take(Date.now());
-      if (batch === undefined) return schedule();
-      enqueue(async () => {
-        try {
-          await handleBatch(batch);
-        } finally {
-          queue.done(Date.now());
-          schedule();
-        }
-      });
-    }, delay);
-  };
-
-  const runRebuild = async (request: { templates: boolean; changes?: Map<string, number> }) => {
-    if (rebuild) await rebuild(request, onLine);
-  };
-
-  const handleBatch = async (batch: ChangeBatch) => {
-    for (const file of batch.removed) {
-      onLine(
-        `removed ${file}: not a delete request (use status: trash or push --delete); nothing sent`,
-      );
-    }
-    let changes: Map<string, number> | undefined;
-    if (batch.files.length > 0) {
-      changes = options.push ? await pushFiles(batch.files) : recordFiles(batch.files);
-    }
-    if (batch.templates) await runRebuild({ templates: true });
-    else if (changes !== undefined && changes.size > 0)
-      await runRebuild({ templates: false, changes });
-  };
-
-  /** Records the files' edits; nothing reaches the cache's items, so nothing to rebuild. */
-  const recordFiles = (files: readonly string[]): undefined => {
-    const store = openStore(settings.cache);
-    try {
-      const recorded = recordFileEdits({ store, dir, files, ...languagesOf(settings) });
-      for (const problem of recorded.problems) onLine(problem.message);
-      if (recorded.recorded.length > 0 || recorded.problems.length > 0)
-        onLine(`recorded ${recorded.recorded.length} edit(s), ${recorded.unchanged} unchanged`);
-    } finally {
-      store.close();
-    }
-    return undefined;
-  };
-
-  /** Records and pushes; returns the items written per language (for the rebuild). */
-  const pushFiles = async (files: readonly string[]): Promise<Map<string, number>> => {
-    const store = openStore(settings.cache);
-    try {
-      // A file push itself rewrote (the site's version, already recorded as the base) is
-      // not an edit: no push run, no line, when nothing is queued.
-      const recorded = recordFileEdits({ store, dir, files, ...languagesOf(settings) });
-      const queued =
-        store.edits.list({ state: 'pending' }).length +
-        store.edits.list({ state: 'failed' }).length;
-      if (recorded.problems.length === 0 && queued === 0) return new Map();
-      const report = await runPush(settings, { dir, files, store });
-      onLine(describePush(report));
-      const written = report.created + report.updated + report.trashed;
-      const changes = new Map<string, number>();
-      if (written === 0) return changes;
-      for (const file of files) {
-        const place = locateCheckoutFile(dir, file);
-        if (place) changes.set(place.lang, written);
-      }
-      return changes;
-    } finally {
-      store.close();
-    }
-  };
-
-  const pullOnce = async () => {
-    pullWaiting = false;
-    let outcome;
-    try {
-      outcome = await pull(pullAbort.signal);
-    } catch (error) {
-      if (pullAbort.signal.aborted) {
-        onLine('pull stopped; what it fetched is kept and the next pull resumes from there');
-        return;
-      }
-      throw error;
-    }
-    if (outcome.line !== undefined) onLine(outcome.line);
-    const changed = [...outcome.changes.values()].some((count) => count > 0);
-    if (changed) await runRebuild({ templates: false, changes: new Map(outcome.changes) });
-  };
-
-  const onEvent = (kind: 'change' | 'remove') => (file: string) => {
-    const absolute = path.resolve(file);
-    let type: ChangeKind | undefined;
-    if (templates !== undefined && isInside(templates, absolute)) type = 'template';
-    else if (locateCheckoutFile(dir, absolute) !== undefined) type = 'content';
-    if (type === undefined) return;
-    queue.add(absolute, type, Date.now(), kind);
-    schedule();
-  };
-
+/** Chokidar, once ready: every add, change and removal under the dirs, reported as it comes. */
+async function startFileWatcher(
+  dir: string,
+  templates: string | undefined,
+  onEvent: (kind: 'change' | 'remove', file: string) => void,
+): Promise<FSWatcher> {
   const watcher: FSWatcher = chokidarWatch(templates === undefined ? [dir] : [dir, templates], {
     ignoreInitial: true,
     // Our own atomic writes (and editors') land as a rename: wait until the file is still.
@@ -201,61 +127,142 @@ export async function watchCheckouts(options: WatchOptions): Promise<void> {
     ignored: (file) => path.basename(file).startsWith('.'),
   });
   watcher
-    .on('add', onEvent('change'))
-    .on('change', onEvent('change'))
-    .on('unlink', onEvent('remove'));
+    .on('add', (file) => onEvent('change', file))
+    .on('change', (file) => onEvent('change', file))
+    .on('unlink', (file) => onEvent('remove', file));
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
-  kept?.warm();
-  options.onReady?.();
-  onLine(
-    `watching ${dir}${templates ? ` and ${templates}` : ''}${options.push ? ' (pushing saved edits)' : ''}` +
-      (options.pullEveryMs !== undefined ? `, pulling every ${options.pullEveryMs} ms` : ''),
-  );
+  return watcher;
+}
 
-  if (options.pullEveryMs !== undefined) {
-    pullTimer = setInterval(() => {
+/**
+ * A running watch: file events go to the queue; due batches and periodic pulls run on one
+ * serial chain, so no two actions overlap and a stop waits for the running one.
+ */
+class CheckoutWatch {
+  readonly queue: ChangeQueue;
+  readonly #options: WatchOptions;
+  readonly #dir: string;
+  readonly #actions: WatchActions;
+  // Aborts a running pull on stop (between requests: what it committed stays).
+  readonly #pullAbort = new AbortController();
+  #chain: Promise<void> = Promise.resolve();
+  #timer: NodeJS.Timeout | undefined;
+  #pullTimer: NodeJS.Timeout | undefined;
+  #pullWaiting = false;
+  #stopped = false;
+
+  constructor(options: WatchOptions, dir: string, actions: WatchActions) {
+    this.#options = options;
+    this.#dir = dir;
+    this.#actions = actions;
+    this.queue = new ChangeQueue({
+      ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
+      ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
+    });
+  }
+
+  /** A content file or a template changed (or went): queued, and the batch timer set. */
+  fileEvent(kind: 'change' | 'remove', file: string): void {
+    const absolute = path.resolve(file);
+    const templates = this.#actions.templates;
+    let type: ChangeKind | undefined;
+    if (templates !== undefined && isInside(templates, absolute)) type = 'template';
+    else if (locateCheckoutFile(this.#dir, absolute) !== undefined) type = 'content';
+    if (type === undefined) return;
+    this.queue.add(absolute, type, Date.now(), kind);
+    this.#schedule();
+  }
+
+  pullEvery(ms: number): void {
+    this.#pullTimer = setInterval(() => {
       // A slow pull (or build) must not pile pulls up behind it: one waits at most.
-      if (pullWaiting) return;
-      pullWaiting = true;
-      enqueue(pullOnce);
-    }, options.pullEveryMs);
+      if (this.#pullWaiting) return;
+      this.#pullWaiting = true;
+      this.#enqueue(() => this.#pullOnce());
+    }, ms);
   }
 
-  await new Promise<void>((resolve) => {
-    if (options.signal.aborted) resolve();
-    else options.signal.addEventListener('abort', () => resolve(), { once: true });
-  });
-  stopped = true;
-  if (timer !== undefined) clearTimeout(timer);
-  if (pullTimer !== undefined) clearInterval(pullTimer);
-  pullAbort.abort(new CmsMirrorError('E_INTERRUPTED', 'watch stopped during a pull'));
-  await watcher.close();
-  // Let the running action finish (actions not started yet are dropped: files stay saved).
-  await chain;
-  await kept?.close();
-  if (queue.pending)
-    onLine('stopped with saved files not yet recorded: `cms-mirror push` picks them up');
-}
-
-function languagesOf(settings: Settings): { languages?: readonly string[] } {
-  return settings.languages.length > 0 ? { languages: settings.languages } : {};
-}
-
-function describePush(report: RunPushReport): string {
-  if (report.fileProblems.length + report.invalid.length > 0) {
-    const lines = [
-      ...report.fileProblems.map((p) => p.message),
-      ...report.invalid.map((p) => `${p.file}: ${p.message}`),
-    ];
-    return `${lines.join('\n')}\nnothing sent`;
+  /** Stops listening; resolves once the running action has finished (later ones are dropped). */
+  async stop(watcher: FSWatcher): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    if (this.#pullTimer !== undefined) clearInterval(this.#pullTimer);
+    this.#pullAbort.abort(new InterruptedError('watch stopped during a pull'));
+    await watcher.close();
+    // Let the running action finish (actions not started yet are dropped: files stay saved).
+    await this.#chain;
   }
-  const parts = [
-    `pushed: ${report.updated} updated, ${report.created} created, ${report.trashed} trashed`,
-  ];
-  for (const conflict of report.conflicts) parts.push(`conflict: ${conflict.message}`);
-  for (const failure of report.failed)
-    parts.push(`failed: ${failure.label}: ${failure.code}: ${failure.message}`);
-  return parts.join('\n');
+
+  #enqueue(task: () => Promise<void>): void {
+    this.#chain = this.#chain
+      .then(() => (this.#stopped ? undefined : task()))
+      .catch((error: unknown) => {
+        // One failed action must not end the watch: report it and keep listening.
+        this.#options.onLine(`error: ${error instanceof Error ? error.message : String(error)}`);
+      });
+  }
+
+  /** Sets the timer for the queue's next due batch, which then runs on the chain. */
+  #schedule(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#stopped) return;
+    const delay = this.queue.delay(Date.now());
+    if (delay === undefined) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      const batch = this.queue.take(Date.now());
+      if (batch === undefined) return this.#schedule();
+      this.#enqueue(async () => {
+        try {
+          await this.#handleBatch(batch);
+        } finally {
+          this.queue.done(Date.now());
+          this.#schedule();
+        }
+      });
+    }, delay);
+  }
+
+  async #handleBatch(batch: ChangeBatch): Promise<void> {
+    const { settings, onLine } = this.#options;
+    for (const file of batch.removed) {
+      onLine(
+        `removed ${file}: not a delete request (use status: trash or push --delete); nothing sent`,
+      );
+    }
+    let changes: Map<string, number> | undefined;
+    if (batch.files.length > 0) {
+      changes = this.#options.push
+        ? await pushFiles(settings, this.#dir, batch.files, onLine)
+        : recordFiles(settings, this.#dir, batch.files, onLine);
+    }
+    if (batch.templates) await this.#rebuild({ templates: true });
+    else if (changes !== undefined && changes.size > 0)
+      await this.#rebuild({ templates: false, changes });
+  }
+
+  async #rebuild(request: RebuildRequest): Promise<void> {
+    if (this.#actions.rebuild) await this.#actions.rebuild(request, this.#options.onLine);
+  }
+
+  async #pullOnce(): Promise<void> {
+    const { onLine } = this.#options;
+    this.#pullWaiting = false;
+    let outcome;
+    try {
+      outcome = await this.#actions.pull(this.#pullAbort.signal);
+    } catch (error) {
+      if (this.#pullAbort.signal.aborted) {
+        onLine('pull stopped; what it fetched is kept and the next pull resumes from there');
+        return;
+      }
+      throw error;
+    }
+    if (outcome.line !== undefined) onLine(outcome.line);
+    const changed = [...outcome.changes.values()].some((count) => count > 0);
+    if (changed) await this.#rebuild({ templates: false, changes: new Map(outcome.changes) });
+  }
 }
 
 function isInside(root: string, file: string): boolean {

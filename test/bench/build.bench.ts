@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildSite, canSkipBuild, type BuildReport } from '../../src/site/build-site.js';
+import { buildFromModel, canSkipBuild, type BuildReport } from '../../src/site/build-site.js';
 import { startBuildWorkers } from '../../src/site/build-workers.js';
 import type { MediaFile, PageEntry, PostEntry, SiteModel } from '../../src/site/site-model.js';
 import { relativeSitePath } from '../../src/transform/site-paths.js';
@@ -143,7 +143,7 @@ async function main(): Promise<void> {
     // One language after the other, as `cms-mirror build` does.
     const [, fullSeconds] = await timed(async () => {
       for (const lang of LANGS)
-        reports.set(lang, await buildSite(models[lang], { outDir: outDir(lang), workers }));
+        reports.set(lang, await buildFromModel(models[lang], { outDir: outDir(lang), workers }));
     });
     const pages = [...reports.values()].reduce((sum, report) => sum + report.pages, 0);
     const files = [...reports.values()].reduce((sum, report) => sum + report.written, 0);
@@ -168,7 +168,7 @@ async function main(): Promise<void> {
     );
 
     const [noop, noopSeconds] = await timed(() =>
-      buildSite(models.pl, {
+      buildFromModel(models.pl, {
         outDir: outDir('pl'),
         previous: reports.get('pl')!.manifest,
         workers,
@@ -185,7 +185,11 @@ async function main(): Promise<void> {
     post.html = `${post.html}<p>edited</p>`;
     post.modifiedGmt = '2030-01-01T00:00:00';
     const [edit, editSeconds] = await timed(() =>
-      buildSite(edited, { outDir: outDir('pl'), previous: reports.get('pl')!.manifest, workers }),
+      buildFromModel(edited, {
+        outDir: outDir('pl'),
+        previous: reports.get('pl')!.manifest,
+        workers,
+      }),
     );
     const searchFiles = edit.writtenFiles.filter((file) => file.startsWith('pagefind/')).length;
     console.log(
@@ -197,7 +201,7 @@ async function main(): Promise<void> {
     );
 
     const [plain, plainSeconds] = await timed(() =>
-      buildSite(models.es, { outDir: path.join(dir, 'plain', 'es'), search: false, workers }),
+      buildFromModel(models.es, { outDir: path.join(dir, 'plain', 'es'), search: false, workers }),
     );
     console.log(
       `full build without search index, one language: ${plainSeconds.toFixed(2)} s, ` +

@@ -7,7 +7,7 @@ import type { SchemaUpgrade } from '../schema-step.js';
  * interrupted while writing (`writing_since`), and the transform version and site paths it
  * was built from (another language's pages link to those paths). The change-time indexes make
  * "was anything written since?" a lookup instead of a scan of every item; `items_public`
- * holds exactly the public items (the rule of `publicItemSql` in items-repo.ts, which a test
+ * holds exactly the public items (the rule of `publicItemSql` in item-rows.ts, which a test
  * keeps in step with this text), so listing them does not parse every item's JSON.
  */
 export const upgrade005: SchemaUpgrade = {

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReferenceSite, type ReferenceSite } from '../../../src/reference/index.js';
-import { checkout, openSiteSession, PUSH_NEEDS, pushEdits } from '../../../src/push/index.js';
+import { checkout, openSiteSession, PUSH_NEEDS, sendQueuedEdits } from '../../../src/push/index.js';
 import { openStore, type Store } from '../../../src/store/index.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
@@ -218,7 +218,7 @@ describe('push against the reference site', () => {
           needs: PUSH_NEEDS,
         });
         try {
-          return await pushEdits({
+          return await sendQueuedEdits({
             store,
             session: async () => session,
             validation,

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildSite, canSkipBuild, type BuildReport } from '../../../src/site/build-site.js';
+import { buildFromModel, canSkipBuild, type BuildReport } from '../../../src/site/build-site.js';
 import { inProcessWorkers, type BuildWorkers } from '../../../src/site/build-workers.js';
 import { InputError } from '../../../src/errors.js';
 import type { SiteModel } from '../../../src/site/site-model.js';
@@ -43,12 +43,12 @@ function jsonLd(html: string): { '@graph': Record<string, unknown>[] } {
 
 function build(
   model: SiteModel,
-  extra: Partial<Parameters<typeof buildSite>[1]> = {},
+  extra: Partial<Parameters<typeof buildFromModel>[1]> = {},
 ): Promise<BuildReport> {
-  return buildSite(model, { outDir, search: false, ...extra });
+  return buildFromModel(model, { outDir, search: false, ...extra });
 }
 
-describe('buildSite: a full build', () => {
+describe('buildFromModel: a full build', () => {
   it('writes every page at its remote path, plus 404, feed, sitemap, robots and assets', async () => {
     const report = await build(fixtureModel({ posts: 25 }));
     const files = walkFiles(outDir);
@@ -163,7 +163,7 @@ describe('buildSite: a full build', () => {
 
   it('links only to files that exist, across both languages', async () => {
     await build(fixtureModel({ lang: 'pl', posts: 12 }));
-    await buildSite(fixtureModel({ lang: 'es', posts: 12 }), {
+    await buildFromModel(fixtureModel({ lang: 'es', posts: 12 }), {
       outDir: path.join(outputDir, 'es'),
       search: false,
     });
@@ -190,7 +190,7 @@ describe('buildSite: a full build', () => {
   });
 
   it('never writes drafts, private, pending, future, trashed or protected content anywhere', async () => {
-    const report = await buildSite(fixtureModel({ posts: 5 }), { outDir });
+    const report = await buildFromModel(fixtureModel({ posts: 5 }), { outDir });
     expect(walkFiles(outDir).some((file) => file.startsWith('pagefind/s0/'))).toBe(true);
     for (const file of walkFiles(tmp)) {
       const bytes = plainBytes(path.join(tmp, file));
@@ -260,7 +260,7 @@ describe('buildSite: a full build', () => {
   });
 });
 
-describe('buildSite: incremental', () => {
+describe('buildFromModel: incremental', () => {
   it('skips a run whose pull changed nothing, and says so', async () => {
     const first = await build(fixtureModel());
     const onDisk = walkFiles(outDir);
@@ -390,7 +390,10 @@ describe('buildSite: incremental', () => {
 
   it('rebuilds only the search bundle whose documents changed', async () => {
     // 40 posts + 4 pages at 12 per bundle: 4 bundles.
-    const first = await buildSite(fixtureModel({ posts: 40 }), { outDir, searchDocsPerShard: 12 });
+    const first = await buildFromModel(fixtureModel({ posts: 40 }), {
+      outDir,
+      searchDocsPerShard: 12,
+    });
     const bundles = new Set(
       walkFiles(outDir)
         .filter((f) => f.startsWith('pagefind/'))
@@ -399,7 +402,7 @@ describe('buildSite: incremental', () => {
     expect(bundles.size).toBe(4);
     const edited = fixtureModel({ posts: 40 });
     edited.posts.find((post) => post.id === 120)!.html = '<p>Searchable zanzibar</p>';
-    const second = await buildSite(edited, {
+    const second = await buildFromModel(edited, {
       outDir,
       searchDocsPerShard: 12,
       previous: first.manifest,
@@ -414,7 +417,7 @@ describe('buildSite: incremental', () => {
   });
 });
 
-describe('buildSite: themes', () => {
+describe('buildFromModel: themes', () => {
   it('fails with E_INPUT when a theme renders no page for some jobs', async () => {
     const templatesDir = path.join(tmp, 'theme');
     fs.cpSync(path.resolve('templates'), templatesDir, { recursive: true });
@@ -453,7 +456,7 @@ describe('buildSite: themes', () => {
   });
 });
 
-describe('buildSite: rendering in chunks', () => {
+describe('buildFromModel: rendering in chunks', () => {
   /** Every file under `root` with its bytes. */
   function snapshot(root: string): Map<string, Buffer> {
     return new Map(walkFiles(root).map((file) => [file, fs.readFileSync(path.join(root, file))]));
@@ -473,8 +476,8 @@ describe('buildSite: rendering in chunks', () => {
     const templatesDir = themeWithPageOfItsOwn();
     const whole = path.join(tmp, 'whole');
     const chunked = path.join(tmp, 'chunked');
-    const one = await buildSite(fixtureModel({ posts: 25 }), { outDir: whole, templatesDir });
-    const many = await buildSite(fixtureModel({ posts: 25 }), {
+    const one = await buildFromModel(fixtureModel({ posts: 25 }), { outDir: whole, templatesDir });
+    const many = await buildFromModel(fixtureModel({ posts: 25 }), {
       outDir: chunked,
       templatesDir,
       renderChunkSize: 3,
@@ -523,7 +526,7 @@ describe('buildSite: rendering in chunks', () => {
         return inProcessWorkers.render(input);
       },
     };
-    await buildSite(changed(), {
+    await buildFromModel(changed(), {
       outDir: rehearsal,
       search: false,
       previous: first.manifest,

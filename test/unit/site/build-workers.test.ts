@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildSite } from '../../../src/site/build-site.js';
+import { buildFromModel } from '../../../src/site/build-site.js';
 import {
   keptBuildWorkers,
   startBuildWorkers,
@@ -48,9 +48,9 @@ describe('build workers', () => {
     const model = fixtureModel({ posts: 30 });
     const here = path.join(tmp, 'here');
     const there = path.join(tmp, 'there');
-    await buildSite(model, { outDir: here, searchDocsPerShard: 10 });
+    await buildFromModel(model, { outDir: here, searchDocsPerShard: 10 });
     workers = startBuildWorkers();
-    const report = await buildSite(model, { outDir: there, searchDocsPerShard: 10, workers });
+    const report = await buildFromModel(model, { outDir: there, searchDocsPerShard: 10, workers });
     expect(report.rendered).toBeGreaterThan(30);
     const files = walkFiles(here).sort();
     expect(files.filter((file) => file.startsWith('pagefind/s1/')).length).toBeGreaterThan(0);
@@ -67,7 +67,7 @@ describe('build workers', () => {
     fs.cpSync(path.resolve('templates'), templatesDir, { recursive: true });
     fs.writeFileSync(path.join(templatesDir, 'broken.njk'), '{% if %}');
     workers = startBuildWorkers();
-    const failure = await buildSite(fixtureModel({ posts: 2 }), {
+    const failure = await buildFromModel(fixtureModel({ posts: 2 }), {
       outDir: path.join(tmp, 'out'),
       templatesDir,
       workers,
@@ -82,7 +82,7 @@ describe('build workers', () => {
     const before = pagefindChildren();
     for (let round = 0; round < 2; round++) {
       const started = startBuildWorkers();
-      await buildSite(fixtureModel({ posts: 20 }), {
+      await buildFromModel(fixtureModel({ posts: 20 }), {
         outDir: path.join(tmp, `out-${round}`),
         searchDocsPerShard: 10,
         workers: started,
@@ -99,7 +99,7 @@ describe('build workers', () => {
     for (let round = 0; round < 3; round++) {
       const lent = kept.take();
       taken.push(lent);
-      await buildSite(fixtureModel({ posts: 20 }), {
+      await buildFromModel(fixtureModel({ posts: 20 }), {
         outDir: path.join(tmp, `out-${round}`),
         searchDocsPerShard: 10,
         workers: lent,

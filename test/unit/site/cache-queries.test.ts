@@ -7,7 +7,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type CmsItem, type Store } from '../../../src/store/index.js';
-import { publicItemSql } from '../../../src/store/items-repo.js';
+import { publicItemSql } from '../../../src/store/item-rows.js';
 import { isPublic } from '../../../src/transform/publication.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
 

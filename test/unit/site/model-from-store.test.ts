@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildSite } from '../../../src/site/build-site.js';
+import { buildFromModel } from '../../../src/site/build-site.js';
 import { modelFromStore } from '../../../src/site/model-from-store.js';
 import { identityFromSeo } from '../../../src/site/site-identity.js';
 import { openStore, type CmsItem, type Store } from '../../../src/store/index.js';
@@ -123,7 +123,7 @@ describe('modelFromStore', () => {
       [5, '/o-nas/', 0],
     ]);
     expect(warnings).toEqual([
-      'posts 4 left out: not transformed for its current content (run transform).',
+      'posts 4 left out: not transformed for its current content (run cms-mirror build, which transforms it first).',
     ]);
     expect(model.languages).toEqual([
       { lang: 'pl', label: 'Polski', homePath: './' },
@@ -163,7 +163,7 @@ describe('modelFromStore', () => {
       publicUrl: 'https://static.example/pl',
     });
     const outDir = path.join(temp.dir, 'output', 'pl');
-    const report = await buildSite(model, { outDir, search: false });
+    const report = await buildFromModel(model, { outDir, search: false });
     const files = walkFiles(outDir);
     expect(files).toContain('2024/01/p1/index.html');
     expect(files).toContain('o-nas/index.html');
