@@ -73,7 +73,6 @@ export default tseslint.config(
       'src/site/run-build.ts',
       'src/site/site-plan.ts',
       'src/store/items-repo.ts',
-      'src/sync/collection-sync.ts',
       'src/transform/transform-runner.ts',
       'src/watch/watch.ts',
     ],

@@ -1,3 +1,4 @@
+import { BUILT_TYPES } from '../collections.js';
 import type { StoreContext } from './store-context.js';
 import type { ItemType } from './types.js';
 import type { ItemRow, StoredItem } from './items-repo.js';
@@ -182,7 +183,7 @@ export class TransformedRepo {
       WHERE i.lang = ? AND i.type = ? AND ${publicItemSql('i')} ORDER BY i.id`;
     const paths = new Map<string, string>();
     this.#ctx.read(() => {
-      for (const type of ['pages', 'posts'] as const) {
+      for (const type of BUILT_TYPES) {
         for (const row of this.#ctx
           .stmt<{ type: string; id: number; site_path: unknown }>(sql)
           .all(lang, type)) {
