@@ -62,7 +62,6 @@ export default tseslint.config(
       'src/client/options.ts',
       'src/client/retry-interceptor.ts',
       'src/config/pipeline-writer.ts',
-      'src/migrate/migrate.ts',
       'src/push/push.ts',
       'src/push/run-push.ts',
       'src/reference/seed.ts',
