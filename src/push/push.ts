@@ -1,6 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { BatchRequest, BatchResult, BatchValidation, SiteIndex } from '../client/index.js';
+import { CHECKOUT_TYPES, collectionRoute } from '../collections.js';
 import { HttpError, SiteError } from '../errors.js';
 import type { CmsItem, Edit, Store } from '../store/index.js';
 import { readTextIfExists, textHash, writeFileAtomic } from './atomic-file.js';
@@ -116,7 +117,7 @@ export async function pushEdits(options: PushOptions): Promise<PushSummary> {
   if (!options.force) {
     for (const lang of langs) {
       const session = sessions.get(lang)!;
-      for (const type of ['posts', 'pages'] as const) {
+      for (const type of CHECKOUT_TYPES) {
         const mine = edits.filter(
           (edit) => edit.lang === lang && edit.type === type && edit.itemId !== null,
         );
@@ -125,7 +126,7 @@ export async function pushEdits(options: PushOptions): Promise<PushSummary> {
           session.client,
           type,
           mine.map((edit) => edit.itemId!),
-          session.index.perPageMax(`cms/v2/${type}`),
+          session.index.perPageMax(collectionRoute(type)),
         );
         const conflicts = findConflicts(
           mine.map((edit) => ({
@@ -143,7 +144,7 @@ export async function pushEdits(options: PushOptions): Promise<PushSummary> {
                 session.client,
                 type,
                 conflicts.map((conflict) => conflict.id),
-                session.index.perPageMax(`cms/v2/${type}`),
+                session.index.perPageMax(collectionRoute(type)),
               );
         for (const conflict of conflicts) {
           const edit = mine.find((candidate) => String(candidate.id) === conflict.ref)!;
@@ -174,7 +175,7 @@ export async function pushEdits(options: PushOptions): Promise<PushSummary> {
   if (!options.dryRun) {
     for (const lang of langs) {
       const session = sessions.get(lang)!;
-      for (const type of ['posts', 'pages'] as const) {
+      for (const type of CHECKOUT_TYPES) {
         const creates = edits.filter(
           (edit) => edit.lang === lang && edit.type === type && edit.itemId === null,
         );
@@ -183,7 +184,7 @@ export async function pushEdits(options: PushOptions): Promise<PushSummary> {
           session.client,
           type,
           creates,
-          session.index.perPageMax(`cms/v2/${type}`),
+          session.index.perPageMax(collectionRoute(type)),
         );
         for (const edit of creates) {
           const item = found.get(edit.id);
