@@ -2,7 +2,12 @@ import path from 'node:path';
 import { checkCredentialTransport } from '../client/transport-guard.js';
 import { ConfigError } from '../errors.js';
 import { configErrorFromIssues, loadPipelineFile, resolveFromFile } from './load-pipeline.js';
-import { pipelineSchema, type HttpSettings, type PipelineFile } from './pipeline-schema.js';
+import {
+  pipelineSchema,
+  type HttpSettings,
+  type MediaSettings,
+  type PipelineFile,
+} from './pipeline-schema.js';
 
 /** Application-password credentials. Held in memory only; never logged, stored or printed. */
 export interface Credentials {
@@ -28,7 +33,7 @@ export interface Settings {
   templates: string | undefined;
   backup: boolean;
   http: HttpSettings;
-  media: PipelineFile['media'];
+  media: MediaSettings;
   pull: PipelineFile['pull'];
   build: PipelineFile['build'];
   /** Optional so that callers building settings by hand need not repeat the defaults. */

@@ -64,6 +64,7 @@ function fromRow(row: TransformedRow): Transformed {
  * `getHtml`): what a site model needs of every entry.
  */
 export interface PublishedEntryRow {
+  readonly type: ItemType;
   readonly id: number;
   readonly title: string | null;
   readonly status: string | null;
@@ -152,6 +153,7 @@ export class TransformedRepo {
         .stmt<PublishedRow>(sql)
         .all(lang, type)
         .map((row) => ({
+          type,
           id: row.id,
           title: row.title,
           status: row.status,
