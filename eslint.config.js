@@ -105,13 +105,11 @@ export default tseslint.config(
     // Debts being paid (issue "The house"): remove a file from this list once it is split.
     files: [
       'src/client/cms-client.ts',
-      'src/migrate/migrate.ts',
       'src/site/build-site.ts',
       'src/site/eleventy-renderer.ts',
       'src/site/model-from-store.ts',
       'src/site/run-build.ts',
       'src/site/site-plan.ts',
-      'src/sync/collection-sync.ts',
       'src/transform/transform-runner.ts',
     ],
     rules: { 'max-lines': 'off', 'max-lines-per-function': 'off' },

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
+import { collectionRoute, ITEM_TYPES } from '../collections.js';
 import type { CliIo } from './run-cli.js';
 import { langOption, siteOption } from './shared-options.js';
 
@@ -12,7 +13,7 @@ interface InitFlags {
 }
 
 /** What a pull needs from every language's index; init checks it before writing anything. */
-const PULL_ROUTES = ['cms/v2/posts', 'cms/v2/pages', 'cms/v2/media'];
+const PULL_ROUTES = ITEM_TYPES.map(collectionRoute);
 
 export function initCommand(io: CliIo): Command {
   const command = new Command('init').description(

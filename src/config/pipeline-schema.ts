@@ -152,3 +152,5 @@ export const pipelineSchema = z
 
 export type PipelineFile = z.infer<typeof pipelineSchema>;
 export type HttpSettings = z.infer<typeof httpSchema>;
+/** The `media` section (downloads of media files, not the media collection). */
+export type MediaSettings = z.infer<typeof pipelineSchema.shape.media>;

@@ -3,7 +3,12 @@ import type { Credentials } from '../client/options.js';
 import { checkCredentialTransport } from '../client/transport-guard.js';
 import { ConfigError } from '../errors.js';
 import { configErrorFromIssues, loadPipelineFile, resolveFromFile } from './load-pipeline.js';
-import { pipelineSchema, type HttpSettings, type PipelineFile } from './pipeline-schema.js';
+import {
+  pipelineSchema,
+  type HttpSettings,
+  type MediaSettings,
+  type PipelineFile,
+} from './pipeline-schema.js';
 
 // One credentials type for the settings and the client: held in memory only, never logged.
 export type { Credentials };
@@ -26,7 +31,7 @@ export interface Settings {
   templates: string | undefined;
   backup: boolean;
   http: HttpSettings;
-  media: PipelineFile['media'];
+  media: MediaSettings;
   pull: PipelineFile['pull'];
   build: PipelineFile['build'];
   /** Optional so that callers building settings by hand need not repeat the defaults. */

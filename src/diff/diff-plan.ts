@@ -5,6 +5,7 @@
  * removed (or updated). An update carries a line diff of title, excerpt and content and the
  * names of the other fields that changed.
  */
+import { collectionOf } from '../collections.js';
 import { canonicalJson, type ItemType } from '../store/index.js';
 import { changedHunks, lineDiff, type DiffLine } from './line-diff.js';
 import { QUIET_FIELDS, TEXT_FIELDS, textOf, type ItemPair, type ItemState } from './item-state.js';
@@ -64,8 +65,9 @@ export function planDiff(pairs: Iterable<ItemPair>): ItemChange[] {
 export function changeOf(pair: ItemPair): ItemChange | undefined {
   const { before, after } = pair;
   if (before === undefined && after === undefined) return undefined;
-  if (before === undefined) return make(pair.type === 'media' ? 'media-added' : 'created', pair);
-  if (after === undefined) return make(pair.type === 'media' ? 'media-removed' : 'deleted', pair);
+  const file = collectionOf(pair.type).file;
+  if (before === undefined) return make(file ? 'media-added' : 'created', pair);
+  if (after === undefined) return make(file ? 'media-removed' : 'deleted', pair);
   if (sameContent(before, after)) return undefined;
   if (after.status === 'trash' && before.status !== 'trash') return make('trashed', pair);
   if (before.status === 'publish' && after.status !== null && NOT_PUBLIC.has(after.status)) {

@@ -7,7 +7,8 @@
 import type { CmsClient } from '../client/index.js';
 import { SiteError } from '../errors.js';
 import { contentHash, ITEM_TYPES, type ItemType, type Store } from '../store/index.js';
-import { collectionFilter, collectionRoute } from '../sync/collections.js';
+import { collectionRoute } from '../collections.js';
+import { collectionFilter } from '../sync/collections.js';
 import { liveState } from './cache-sides.js';
 import { stateFromJson, type ItemPair, type ItemState } from './item-state.js';
 

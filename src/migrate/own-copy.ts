@@ -1,3 +1,4 @@
+import { collectionOf } from '../collections.js';
 import type { MigrateType } from './planner.js';
 
 /**
@@ -15,7 +16,7 @@ type Json = Readonly<Record<string, unknown>>;
 export function isOwnCopy(type: MigrateType, source: Json, target: Json): boolean {
   if (!sameDate(source, target)) return false;
   if (text(source.title) !== text(target.title)) return false;
-  if (type === 'media') {
+  if (collectionOf(type).file) {
     return (
       masked(text(source.caption)) === masked(text(target.caption)) &&
       masked(raw(source.description)) === masked(raw(target.description)) &&

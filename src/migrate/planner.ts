@@ -1,10 +1,12 @@
 /**
- * The order and the plan of a migration: media first (posts and pages point at them), then
- * pages parents-first, then posts. Pure: the items come from the source cache, the "already
- * migrated" look-up from `id_map`.
+ * The order and the plan of a migration: collections in their migration order (media first:
+ * posts and pages point at them), a page tree parents-first. Pure: the items come from the
+ * source cache, the "already migrated" look-up from `id_map`.
  */
+import { collectionOf, MIGRATE_ORDER, type ItemType } from '../collections.js';
 
-export type MigrateType = 'media' | 'pages' | 'posts';
+/** A collection a migration copies: every collection of the registry. */
+export type MigrateType = ItemType;
 
 /** An item of the source cache, as fetched (`json`). */
 export interface SourceItem {
@@ -31,9 +33,6 @@ export interface MigrationPlan {
   readonly warnings: string[];
 }
 
-/** Statuses a create cannot carry or that are not content: left behind, with a warning. */
-const LEFT_BEHIND = new Set(['trash', 'auto-draft', 'inherit-revision']);
-
 export function planMigration(
   items: readonly SourceItem[],
   migrated: (type: MigrateType, sourceId: number) => number | undefined,
@@ -41,7 +40,8 @@ export function planMigration(
   const warnings: string[] = [];
   const kept = items.filter((item) => {
     const status = typeof item.json.status === 'string' ? item.json.status : '';
-    if (item.type !== 'media' && LEFT_BEHIND.has(status)) {
+    // Statuses a create cannot carry or that are not content: left behind, with a warning.
+    if (collectionOf(item.type).migrate.leftBehind.includes(status)) {
       warnings.push(`${item.type} ${item.id}: status "${status}" is not migrated`);
       return false;
     }
@@ -49,12 +49,11 @@ export function planMigration(
   });
   const byType = (type: MigrateType) =>
     kept.filter((item) => item.type === type).sort((a, b) => a.id - b.id);
-  const pages = orderParentsFirst(byType('pages'), warnings);
-  const ordered: { item: SourceItem; parent: number }[] = [
-    ...byType('media').map((item) => ({ item, parent: 0 })),
-    ...pages,
-    ...byType('posts').map((item) => ({ item, parent: 0 })),
-  ];
+  const ordered: { item: SourceItem; parent: number }[] = MIGRATE_ORDER.flatMap((type) =>
+    collectionOf(type).hierarchical
+      ? orderParentsFirst(byType(type), warnings)
+      : byType(type).map((item) => ({ item, parent: 0 })),
+  );
   const steps = ordered.map(({ item, parent }): PlanStep => {
     const targetId = migrated(item.type, item.id);
     return {
@@ -85,7 +84,7 @@ export function orderParentsFirst(
     const parent = typeof page.json.parent === 'number' ? page.json.parent : 0;
     if (parent !== 0 && !byId.has(parent)) {
       warnings.push(
-        `pages ${page.id}: parent ${parent} is not in the source; migrated as a top-level page`,
+        `${page.type} ${page.id}: parent ${parent} is not in the source; migrated as a top-level page`,
       );
       parentOf.set(page.id, 0);
     } else parentOf.set(page.id, parent);
@@ -96,7 +95,9 @@ export function orderParentsFirst(
     let current = parentOf.get(page.id) ?? 0;
     while (current !== 0) {
       if (seen.has(current)) {
-        warnings.push(`pages ${page.id}: its parents form a cycle; migrated as a top-level page`);
+        warnings.push(
+          `${page.type} ${page.id}: its parents form a cycle; migrated as a top-level page`,
+        );
         parentOf.set(page.id, 0);
         break;
       }
@@ -164,8 +165,8 @@ export function formatPlan(plan: MigrationPlan, findings?: PlanFindings): string
   for (const step of plan.steps) {
     const what = `${step.type} ${step.sourceId} "${step.title}" (${step.slug || 'no slug'})`;
     const parent =
-      step.type === 'pages' && step.parentSourceId !== 0
-        ? ` under pages ${step.parentSourceId}`
+      collectionOf(step.type).hierarchical && step.parentSourceId !== 0
+        ? ` under ${step.type} ${step.parentSourceId}`
         : '';
     const conflict = conflicts.get(`${step.type}:${step.sourceId}`);
     const found = findings?.recovered[step.type].get(step.sourceId);
@@ -195,7 +196,7 @@ export function formatPlan(plan: MigrationPlan, findings?: PlanFindings): string
         ),
     ).length;
   lines.push(
-    `plan: create ${count('media')} media, ${count('pages')} pages, ${count('posts')} posts; ` +
+    `plan: create ${MIGRATE_ORDER.map((type) => `${count(type)} ${type}`).join(', ')}; ` +
       `skip ${counts.skip} already migrated` +
       (findings
         ? `; recover ${counts.recover} found on the target; ${counts.conflict} conflict(s)`

@@ -1,3 +1,4 @@
+import { collectionOf, collectionRoute, isContentType, MIGRATE_ORDER } from '../collections.js';
 import type { Store } from '../store/index.js';
 import { chunkIds } from '../push/conflicts.js';
 import { conflictOf, type ConflictPolicy, type MigrateConflict } from './conflicts.js';
@@ -46,12 +47,6 @@ export interface RecoveryResult {
   own: CreatedItem[];
 }
 
-const STATUSES: Readonly<Record<MigrateType, readonly string[]>> = {
-  media: ['inherit', 'private'],
-  pages: ['publish', 'future', 'draft', 'pending', 'private'],
-  posts: ['publish', 'future', 'draft', 'pending', 'private'],
-};
-
 /** The `id_map` type that marks a mapping as a person's item taken over (never updated). */
 export const adoptedType = (type: MigrateType): string => `adopted-${type}`;
 
@@ -65,7 +60,7 @@ export async function recoverTarget(input: RecoveryInput): Promise<RecoveryResul
     own: [],
   };
   const claimed = new Set<number>();
-  for (const type of ['media', 'pages', 'posts'] as const) {
+  for (const type of MIGRATE_ORDER) {
     for (const id of input.context.ids[type].values()) claimed.add(id);
     const steps = input.plan.steps.filter((step) => step.type === type);
     await readMapped(input, result, type, steps);
@@ -75,7 +70,7 @@ export async function recoverTarget(input: RecoveryInput): Promise<RecoveryResul
       type,
       byId: input.byId,
       claimed,
-      pageTarget: (sourceId) => input.context.ids.pages.get(sourceId),
+      parentTarget: (sourceId) => input.context.ids[type].get(sourceId),
       onFinding: (step, finding) => settle(input, result, step, finding),
       countRequest: () => (result.requests += 1),
     });
@@ -92,16 +87,16 @@ async function readMapped(
 ): Promise<void> {
   const { context, session } = input;
   const mapped = steps.filter((step) => context.ids[type].has(step.sourceId));
-  const perPage = session.index.perPageMax(`cms/v2/${type}`);
+  const perPage = session.index.perPageMax(collectionRoute(type));
   for (const chunk of chunkIds(
     mapped.map((step) => context.ids[type].get(step.sourceId)!),
     perPage,
   )) {
-    const page = await session.client.listPage<Json>(`cms/v2/${type}`, {
+    const page = await session.client.listPage<Json>(collectionRoute(type), {
       include: chunk,
       per_page: chunk.length,
       context: 'edit',
-      status: STATUSES[type],
+      status: collectionOf(type).statuses.edit,
     });
     result.requests += 1;
     const targets = new Map(page.items.map((item) => [item.id as number, item]));
@@ -168,7 +163,7 @@ function record(input: RecoveryInput, type: MigrateType, sourceId: number, targe
 
 /** A page or post of the migration that is still as it made it: a candidate for re-linking. */
 function addOwn(result: RecoveryResult, step: PlanStep, source: Json, target: Json): void {
-  if (step.type === 'media' || !isOwnCopy(step.type, source, target)) return;
+  if (!isContentType(step.type) || !isOwnCopy(step.type, source, target)) return;
   const raw = (value: unknown) => (value as { raw?: unknown } | undefined)?.raw;
   result.own.push({
     type: step.type,
@@ -186,7 +181,7 @@ export function rememberUrls(
   source: Json,
   target: Json,
 ): void {
-  if (type === 'media') {
+  if (collectionOf(type).file) {
     for (const [from, to] of mediaUrlPairs(source, target)) context.urls.set(from, to);
   } else {
     for (const [from, to] of itemUrlPairs(source, target)) context.urls.set(from, to);

@@ -1,3 +1,4 @@
+import type { ContentType } from '../collections.js';
 import { postBody, type RemapContext } from './remap.js';
 
 /**
@@ -11,7 +12,7 @@ import { postBody, type RemapContext } from './remap.js';
 
 /** An item created by this run, with what its create sent. */
 export interface CreatedItem {
-  readonly type: 'pages' | 'posts';
+  readonly type: ContentType;
   readonly sourceId: number;
   readonly targetId: number;
   /** Pages: the parent's source id (0 = top level). */
@@ -22,7 +23,7 @@ export interface CreatedItem {
 }
 
 export interface RelinkUpdate {
-  readonly type: 'pages' | 'posts';
+  readonly type: ContentType;
   readonly sourceId: number;
   readonly targetId: number;
   /** Only the fields whose rewrite changed: `content` and/or `excerpt`. */

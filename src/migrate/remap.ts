@@ -1,3 +1,4 @@
+import { collectionOf, type ContentType } from '../collections.js';
 import type { MigrateType } from './planner.js';
 import { mapSourceUrl, rewriteSourceUrls, sourceIndex } from './urls.js';
 
@@ -35,30 +36,20 @@ export interface RemapResult {
   readonly notes: string[];
 }
 
-/** Writable fields copied as they are. Terms only on request (`keepTerms`): their routes are not part of the interface. */
-const COPIED: Readonly<Record<'posts' | 'pages', readonly string[]>> = {
-  posts: [
-    'slug',
-    'status',
-    'comment_status',
-    'ping_status',
-    'format',
-    'sticky',
-    'template',
-    'password',
-  ],
-  pages: ['slug', 'status', 'comment_status', 'ping_status', 'template', 'menu_order', 'password'],
-};
-
+/**
+ * Writable fields are copied as they are (the collection's `migrate.copied`). Terms only on
+ * request (`keepTerms`): their routes are not part of the interface.
+ */
 export function postBody(
-  type: 'posts' | 'pages',
+  type: ContentType,
   json: Readonly<Record<string, unknown>>,
   parentSourceId: number,
   context: RemapContext,
 ): RemapResult {
   const notes: string[] = [];
   const body: Record<string, unknown> = {};
-  for (const name of COPIED[type]) {
+  const collection = collectionOf(type);
+  for (const name of collection.migrate.copied) {
     if (json[name] !== undefined && json[name] !== null) body[name] = json[name];
   }
   if (body.password === '') delete body.password;
@@ -74,8 +65,8 @@ export function postBody(
   if (excerpt !== undefined && excerpt !== '')
     body.excerpt = rewriteContent(excerpt, context, link);
   Object.assign(body, dates(json));
-  if (type === 'pages') {
-    const parent = parentSourceId === 0 ? 0 : context.ids.pages.get(parentSourceId);
+  if (collection.hierarchical) {
+    const parent = parentSourceId === 0 ? 0 : context.ids[type].get(parentSourceId);
     if (parent === undefined)
       notes.push(`parent ${parentSourceId} not migrated yet; created top-level`);
     body.parent = parent ?? 0;
@@ -97,7 +88,7 @@ export function postBody(
     if (footnotes !== '') body.meta = { footnotes };
   }
   // Term ids are left out unless the target shares them; the run says once which (migrate-terms.ts).
-  if (context.keepTerms === true && type === 'posts') {
+  if (context.keepTerms === true && collection.terms) {
     for (const field of ['categories', 'tags'] as const) {
       if (Array.isArray(json[field])) body[field] = json[field];
     }

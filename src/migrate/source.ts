@@ -1,3 +1,4 @@
+import { ITEM_TYPES } from '../collections.js';
 import { StoreError } from '../errors.js';
 import type { Store } from '../store/index.js';
 
@@ -45,7 +46,7 @@ export function sourceSiteOf(store: Store, lang: string): SourceSite {
 }
 
 function deriveFromLinks(store: Store, lang: string): { url: string; home: string } | undefined {
-  for (const type of ['posts', 'pages', 'media'] as const) {
+  for (const type of ITEM_TYPES) {
     for (const item of store.items.iterate(lang, type, { chunkSize: 1 })) {
       const link = item.link;
       if (link === null) continue;

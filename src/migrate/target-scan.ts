@@ -1,3 +1,4 @@
+import { collectionOf, collectionRoute } from '../collections.js';
 import type { MigrateType, PlanStep, SourceItem } from './planner.js';
 import { isOwnCopy } from './own-copy.js';
 import type { SiteSession } from '../push/site-session.js';
@@ -28,18 +29,12 @@ export interface ScanInput {
   readonly byId: ReadonlyMap<string, SourceItem>;
   /** Target ids already mapped to a source item: never a candidate. */
   readonly claimed: Set<number>;
-  /** The target id a source page resolves to (mapped, or found in this scan); pages only. */
-  readonly pageTarget: (sourceId: number) => number | undefined;
+  /** The target id a source parent resolves to (mapped, or found in this scan); page trees only. */
+  readonly parentTarget: (sourceId: number) => number | undefined;
   /** Called as each step is classified, in plan order (a page's parent is settled first). */
   readonly onFinding: (step: PlanStep, finding: StepFinding) => void;
   readonly countRequest: () => void;
 }
-
-const STATUSES: Readonly<Record<MigrateType, readonly string[]>> = {
-  media: ['inherit', 'private'],
-  pages: ['publish', 'future', 'draft', 'pending', 'private'],
-  posts: ['publish', 'future', 'draft', 'pending', 'private'],
-};
 
 export async function scanTarget(input: ScanInput): Promise<void> {
   const { steps, type } = input;
@@ -80,8 +75,8 @@ function claimOwn(input: ScanInput, source: Json, candidates: readonly Json[]): 
  * clashes with nothing.
  */
 function clashes(input: ScanInput, step: PlanStep, target: Json): boolean {
-  if (input.type !== 'pages') return true;
-  const parent = step.parentSourceId === 0 ? 0 : input.pageTarget(step.parentSourceId);
+  if (!collectionOf(input.type).hierarchical) return true;
+  const parent = step.parentSourceId === 0 ? 0 : input.parentTarget(step.parentSourceId);
   return parent !== undefined && (target.parent ?? 0) === parent;
 }
 
@@ -90,14 +85,14 @@ async function targetsBySlug(
   slugs: readonly string[],
 ): Promise<Map<string, Json[]>> {
   const out = new Map<string, Json[]>();
-  const perPage = input.session.index.perPageMax(`cms/v2/${input.type}`);
+  const perPage = input.session.index.perPageMax(collectionRoute(input.type));
   for (let start = 0; start < slugs.length; start += perPage) {
     const chunk = slugs.slice(start, start + perPage);
-    for await (const page of input.session.client.paginate<Json>(`cms/v2/${input.type}`, {
+    for await (const page of input.session.client.paginate<Json>(collectionRoute(input.type), {
       slug: chunk,
       per_page: perPage,
       context: 'edit',
-      status: STATUSES[input.type],
+      status: collectionOf(input.type).statuses.edit,
     })) {
       input.countRequest();
       for (const item of page.items) {
@@ -119,8 +114,8 @@ async function targetsBySlug(
 /** The target's drafts and pending items of the type: where slugless copies can be. */
 async function targetDrafts(input: ScanInput): Promise<Json[]> {
   const items: Json[] = [];
-  const perPage = input.session.index.perPageMax(`cms/v2/${input.type}`);
-  for await (const page of input.session.client.paginate<Json>(`cms/v2/${input.type}`, {
+  const perPage = input.session.index.perPageMax(collectionRoute(input.type));
+  for await (const page of input.session.client.paginate<Json>(collectionRoute(input.type), {
     per_page: perPage,
     context: 'edit',
     status: ['draft', 'pending'],
@@ -137,13 +132,13 @@ async function targetDrafts(input: ScanInput): Promise<Json[]> {
 async function targetsByTitle(input: ScanInput, source: Json): Promise<Json[]> {
   const title = titleOf(source).trim();
   if (title === '') return [];
-  const perPage = input.session.index.perPageMax(`cms/v2/${input.type}`);
-  const page = await input.session.client.listPage<Json>(`cms/v2/${input.type}`, {
+  const perPage = input.session.index.perPageMax(collectionRoute(input.type));
+  const page = await input.session.client.listPage<Json>(collectionRoute(input.type), {
     search: title,
     search_columns: ['post_title'],
     per_page: perPage,
     context: 'edit',
-    status: STATUSES[input.type],
+    status: collectionOf(input.type).statuses.edit,
   });
   input.countRequest();
   return page.items;

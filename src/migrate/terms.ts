@@ -1,3 +1,4 @@
+import { MIGRATE_ORDER } from '../collections.js';
 import type { SourceItem } from './planner.js';
 
 /**
@@ -14,7 +15,7 @@ const TAXONOMIES = [
 export function droppedTermWarnings(items: readonly SourceItem[], keepTerms: boolean): string[] {
   if (keepTerms) return [];
   const warnings: string[] = [];
-  for (const type of ['media', 'pages', 'posts'] as const) {
+  for (const type of MIGRATE_ORDER) {
     const parts: string[] = [];
     for (const [field, noun] of TAXONOMIES) {
       const ids = new Set<number>();

@@ -3,7 +3,7 @@ import type { Edit } from '../store/index.js';
 import { fieldsFromItem, type CheckoutType } from './checkout-file.js';
 import { chunkIds } from './conflicts.js';
 import { changedFields } from './edit-diff.js';
-import { EDITABLE_STATUSES } from './remote-modified.js';
+import { backupStatuses, collectionRoute } from '../collections.js';
 
 /**
  * A write whose answer never came back (a dropped connection, a cut body, a killed process)
@@ -18,7 +18,7 @@ import { EDITABLE_STATUSES } from './remote-modified.js';
  */
 
 /** Every status an editor can list, trash included (a trash edit that landed is in the trash). */
-const LOOKUP_STATUSES = [...EDITABLE_STATUSES, 'trash'];
+const lookupStatuses = (type: CheckoutType): string[] => [...backupStatuses(type)];
 
 type RemoteItem = Readonly<Record<string, unknown>> & { readonly id: number };
 
@@ -51,11 +51,11 @@ export async function fetchItems(
 ): Promise<Map<number, RemoteItem>> {
   const found = new Map<number, RemoteItem>();
   for (const chunk of chunkIds(ids, perPage)) {
-    const page = await client.listPage<Record<string, unknown>>(`cms/v2/${type}`, {
+    const page = await client.listPage<Record<string, unknown>>(collectionRoute(type), {
       include: chunk,
       per_page: chunk.length,
       context: 'edit',
-      status: LOOKUP_STATUSES,
+      status: lookupStatuses(type),
     });
     for (const item of page.items)
       if (typeof item.id === 'number') found.set(item.id, asItem(item));
@@ -106,10 +106,10 @@ async function list(
   type: CheckoutType,
   query: Record<string, string | number | string[]>,
 ): Promise<RemoteItem[]> {
-  const page = await client.listPage<Record<string, unknown>>(`cms/v2/${type}`, {
+  const page = await client.listPage<Record<string, unknown>>(collectionRoute(type), {
     ...query,
     context: 'edit',
-    status: LOOKUP_STATUSES,
+    status: lookupStatuses(type),
   });
   return page.items.filter((item) => typeof item.id === 'number').map(asItem);
 }

@@ -1,5 +1,6 @@
 import type { BatchRequest } from '../client/batch.js';
 import type { CheckoutType } from './checkout-file.js';
+import { collectionRoute } from '../collections.js';
 
 /**
  * Turns edits into `POST batch/v1` calls: one language per call (the batch route lives under a
@@ -75,7 +76,7 @@ export function planBatches(
 }
 
 function toRequest(edit: PlannedEdit): BatchRequest | undefined {
-  const collection = `/cms/v2/${edit.type}`;
+  const collection = `/${collectionRoute(edit.type)}`;
   switch (edit.action) {
     case 'create':
       return { method: 'POST', path: collection, body: { ...edit.body } };

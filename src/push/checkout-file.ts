@@ -1,5 +1,11 @@
 import path from 'node:path';
 import { parseDocument, stringify, isMap, isScalar, type Document } from 'yaml';
+import {
+  CHECKOUT_TYPES,
+  checkoutFields,
+  isCheckoutType,
+  type CheckoutType,
+} from '../collections.js';
 import { InputError, UnsafePathError } from '../errors.js';
 
 /**
@@ -7,49 +13,23 @@ import { InputError, UnsafePathError } from '../errors.js';
  * Pure: text in, text out. Reading and writing files is the checkout runner's job.
  */
 
-/** The collections `checkout` writes files for. */
-export type CheckoutType = 'posts' | 'pages';
-export const CHECKOUT_TYPES: readonly CheckoutType[] = ['posts', 'pages'];
+/** The collections `checkout` writes files for (the registry's `checkout`). */
+export type { CheckoutType } from '../collections.js';
+export { CHECKOUT_TYPES } from '../collections.js';
 
 /** Front matter keys that identify the item. They are never sent back to the site. */
 export const MARKER_FIELDS = ['id', 'type', 'lang'] as const;
 
 /**
- * Editable front matter fields per type, in the order they are written. Only fields the type
- * has on the site (the spec: pages have no format/sticky/categories/tags, posts no parent/menu_order).
+ * Editable front matter fields per type, in the order they are written (the registry's
+ * `checkout.fields`). Only fields the type has on the site (the spec: pages have no
+ * format/sticky/categories/tags, posts no parent/menu_order).
  */
-export const EDITABLE_FIELDS: Readonly<Record<CheckoutType, readonly string[]>> = {
-  posts: [
-    'title',
-    'slug',
-    'status',
-    'excerpt',
-    'date_gmt',
-    'sticky',
-    'format',
-    'comment_status',
-    'ping_status',
-    'featured_media',
-    'categories',
-    'tags',
-    'template',
-    'author',
-  ],
-  pages: [
-    'title',
-    'slug',
-    'status',
-    'excerpt',
-    'date_gmt',
-    'parent',
-    'menu_order',
-    'comment_status',
-    'ping_status',
-    'featured_media',
-    'template',
-    'author',
-  ],
-};
+export const EDITABLE_FIELDS: Readonly<Record<CheckoutType, readonly string[]>> =
+  Object.fromEntries(CHECKOUT_TYPES.map((type) => [type, checkoutFields(type)])) as Record<
+    CheckoutType,
+    readonly string[]
+  >;
 
 /** Fields of a checkout: front matter values plus `content` (the HTML body). */
 export type EditableFields = Record<string, unknown>;
@@ -154,8 +134,11 @@ export function parseCheckout(
   };
 
   const type = data.type ?? expected.type;
-  if (type !== 'posts' && type !== 'pages')
-    fail('type', `must be "posts" or "pages", got ${show(type)}`);
+  if (!isCheckoutType(type))
+    fail(
+      'type',
+      `must be ${CHECKOUT_TYPES.map((name) => `"${name}"`).join(' or ')}, got ${show(type)}`,
+    );
   if (expected.type !== undefined && data.type !== undefined && data.type !== expected.type) {
     fail('type', `is "${String(data.type)}" but the file is under ${expected.type}/`);
   }
@@ -289,6 +272,6 @@ export function locateCheckoutFile(
     return undefined;
   const [lang, type, ...rest] = relative.split(path.sep);
   if (lang === undefined || type === undefined || rest.length !== 1) return undefined;
-  if (!LANG.test(lang) || (type !== 'posts' && type !== 'pages')) return undefined;
+  if (!LANG.test(lang) || !isCheckoutType(type)) return undefined;
   return { lang, type };
 }

@@ -21,7 +21,7 @@ export interface CheckoutOptions {
   /** Where files go: `{dir}/{lang}/{type}/{id}-{slug}.html`. */
   readonly dir: string;
   readonly languages: readonly string[];
-  /** @default ['posts', 'pages'] */
+  /** @default CHECKOUT_TYPES (every collection `checkout` writes files for) */
   readonly types?: readonly CheckoutType[];
 }
 

@@ -43,7 +43,7 @@ export { runPush, countersOf, requirePushCredentials } from './run-push.js';
 export type { RunPushOptions, RunPushReport } from './run-push.js';
 export { openSiteSession, PUSH_NEEDS } from './site-session.js';
 export type { OpenSessionOptions, SiteSession } from './site-session.js';
-export { fetchRemoteModified, EDITABLE_STATUSES } from './remote-modified.js';
+export { fetchRemoteModified } from './remote-modified.js';
 export { formatPlan, orderParentsFirst, planMigration } from '../migrate/planner.js';
 export type { MigrateType, MigrationPlan, PlanStep, SourceItem } from '../migrate/planner.js';
 export {

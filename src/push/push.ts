@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { BatchValidation, SiteIndex } from '../client/index.js';
+import { CHECKOUT_TYPES, collectionRoute } from '../collections.js';
 import { SiteError } from '../errors.js';
 import type { CmsItem, Edit, Store } from '../store/index.js';
 import { planBatches, BATCH_LIMIT, type BatchPlan, type PlannedEdit } from './batch-planner.js';
@@ -145,9 +146,9 @@ function validateAll(run: PushRun): EditProblem[] {
 function* editGroups(
   run: PushRun,
   creates: boolean,
-): Generator<{ session: SiteSession; type: 'posts' | 'pages'; edits: Edit[] }> {
+): Generator<{ session: SiteSession; type: CheckoutType; edits: Edit[] }> {
   for (const lang of run.langs) {
-    for (const type of ['posts', 'pages'] as const) {
+    for (const type of CHECKOUT_TYPES) {
       const edits = run.edits.filter(
         (edit) => edit.lang === lang && edit.type === type && (edit.itemId === null) === creates,
       );
@@ -160,7 +161,7 @@ function* editGroups(
 async function holdConflicts(run: PushRun): Promise<void> {
   const { options, summary } = run;
   for (const { session, type, edits: mine } of editGroups(run, false)) {
-    const perPage = session.index.perPageMax(`cms/v2/${type}`);
+    const perPage = session.index.perPageMax(collectionRoute(type));
     const remote = await fetchRemoteModified(
       session.client,
       type,
@@ -211,7 +212,7 @@ async function adoptCreatesOnSite(run: PushRun): Promise<void> {
       session.client,
       type,
       creates,
-      session.index.perPageMax(`cms/v2/${type}`),
+      session.index.perPageMax(collectionRoute(type)),
     );
     for (const edit of creates) {
       const item = found.get(edit.id);
@@ -295,7 +296,8 @@ export function emptyPushSummary(): PushSummary {
 function validateOne(edit: Edit, index: SiteIndex, enumCheck: boolean): EditProblem[] {
   if (isTrash(edit)) return [];
   const create = edit.itemId === null;
-  const route = create ? `cms/v2/${edit.type}` : `cms/v2/${edit.type}/${edit.itemId}`;
+  const collection = collectionRoute(edit.type as CheckoutType);
+  const route = create ? collection : `${collection}/${edit.itemId}`;
   const args = index.args(route, 'POST');
   if (args === undefined)
     throw new SiteError(

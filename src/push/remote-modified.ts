@@ -1,8 +1,6 @@
 import type { CmsClient } from '../client/index.js';
+import { collectionOf, collectionRoute, type CheckoutType } from '../collections.js';
 import { chunkIds } from './conflicts.js';
-
-/** Every status an editor can see in `context=edit`, except `trash` (a trashed item is "gone"). */
-export const EDITABLE_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'] as const;
 
 /**
  * The site's current `modified_gmt` of each id, fetched with `include` in chunks of
@@ -11,18 +9,19 @@ export const EDITABLE_STATUSES = ['publish', 'future', 'draft', 'pending', 'priv
  */
 export async function fetchRemoteModified(
   client: CmsClient,
-  type: 'posts' | 'pages',
+  type: CheckoutType,
   ids: readonly number[],
   perPage: number,
 ): Promise<Map<number, string>> {
   const found = new Map<number, string>();
   await Promise.all(
     chunkIds(ids, perPage).map(async (chunk) => {
-      const page = await client.listPage<Record<string, unknown>>(`cms/v2/${type}`, {
+      const page = await client.listPage<Record<string, unknown>>(collectionRoute(type), {
         include: chunk,
         per_page: chunk.length,
         context: 'edit',
-        status: [...EDITABLE_STATUSES],
+        // Every status an editor sees, except `trash` (a trashed item is "gone").
+        status: [...collectionOf(type).statuses.edit],
         orderby: 'id',
         order: 'asc',
       });

@@ -2,7 +2,7 @@ import { verifyCredentials, type BatchValidation } from '../client/index.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { checkSettingsTransport, type Credentials, type Settings } from '../config/settings.js';
 import { openStore, type Store } from '../store/index.js';
-import type { CheckoutType } from './checkout-file.js';
+import { CHECKOUT_TYPES, type CheckoutType } from '../collections.js';
 import { emptyPushSummary, sendQueuedEdits, type PushSummary } from './push.js';
 import { recordDeletes, recordFileEdits } from './record-edits.js';
 import { resolveConflict, writeRemoteCopies } from './remote-copies.js';
@@ -185,7 +185,7 @@ function resolveDeletes(
   return ids.map((id) => {
     const found: { lang: string; type: CheckoutType; id: number }[] = [];
     for (const lang of languages) {
-      for (const type of ['posts', 'pages'] as const) {
+      for (const type of CHECKOUT_TYPES) {
         if (store.items.get(lang, type, id) !== undefined) found.push({ lang, type, id });
       }
     }

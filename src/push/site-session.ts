@@ -5,6 +5,7 @@ import {
   type RouteNeed,
   type SiteIndex,
 } from '../client/index.js';
+import { CHECKOUT_TYPES, collectionRoute } from '../collections.js';
 import type { Credentials } from '../config/settings.js';
 import type { HttpSettings } from '../config/pipeline-schema.js';
 
@@ -27,10 +28,10 @@ export interface OpenSessionOptions {
 
 /** The routes push writes through. */
 export const PUSH_NEEDS: readonly RouteNeed[] = [
-  { route: 'cms/v2/posts', methods: ['GET', 'POST'] },
-  { route: 'cms/v2/posts/{id}', methods: ['GET', 'POST', 'DELETE'] },
-  { route: 'cms/v2/pages', methods: ['GET', 'POST'] },
-  { route: 'cms/v2/pages/{id}', methods: ['GET', 'POST', 'DELETE'] },
+  ...CHECKOUT_TYPES.flatMap((type): RouteNeed[] => [
+    { route: collectionRoute(type), methods: ['GET', 'POST'] },
+    { route: `${collectionRoute(type)}/{id}`, methods: ['GET', 'POST', 'DELETE'] },
+  ]),
   { route: 'batch/v1', methods: ['POST'] },
 ];
 

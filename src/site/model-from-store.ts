@@ -10,6 +10,7 @@
  * warning rather than published with remote links.
  */
 import { ConfigError, StoreError } from '../errors.js';
+import { builtAs, FILE_TYPE } from '../collections.js';
 import type { ItemType, Store } from '../store/index.js';
 import type { PublishedEntryRow } from '../store/transformed-repo.js';
 import { htmlFacts, storedHtmlFacts } from '../transform/html-facts.js';
@@ -168,12 +169,12 @@ export function modelFromStore(store: Store, options: ModelFromStoreOptions): Mo
   // Public items only (the rule of `isPublic`, in SQL): drafts and protected items never
   // reach the model.
   const rows = options.published ?? {
-    pages: store.transformed.listPublished(lang, 'pages'),
-    posts: store.transformed.listPublished(lang, 'posts'),
+    pages: builtAs('page').flatMap((type) => store.transformed.listPublished(lang, type)),
+    posts: builtAs('post').flatMap((type) => store.transformed.listPublished(lang, type)),
   };
   const posts: PostEntry[] = [];
   for (const row of rows.posts) {
-    const built = entry('posts', row) as PostEntry | undefined;
+    const built = entry(row.type, row) as PostEntry | undefined;
     if (!built) continue;
     built.sticky = row.sticky === true;
     posts.push(built);
@@ -181,7 +182,7 @@ export function modelFromStore(store: Store, options: ModelFromStoreOptions): Mo
   posts.sort((a, b) => (a.dateGmt < b.dateGmt ? 1 : a.dateGmt > b.dateGmt ? -1 : b.id - a.id));
   const pages: PageEntry[] = [];
   for (const row of rows.pages) {
-    const built = entry('pages', row) as PageEntry | undefined;
+    const built = entry(row.type, row) as PageEntry | undefined;
     if (!built) continue;
     built.parentId = row.parent ?? 0;
     built.menuOrder = row.menuOrder ?? 0;
@@ -271,7 +272,7 @@ function featuredImage(
   mediaPaths: ReadonlyMap<string, MediaFile>,
 ): FeaturedImage | undefined {
   if (!mediaId) return undefined;
-  const media = store.items.get(lang, 'media', mediaId);
+  const media = store.items.get(lang, FILE_TYPE, mediaId);
   if (!media) return undefined;
   const json = parseItemJson(media.json);
   const source = typeof json.source_url === 'string' ? json.source_url : undefined;

@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { Settings } from '../config/settings.js';
 import { ConfigError } from '../errors.js';
 import type { SavedState } from '../store/build-state-repo.js';
+import { builtAs } from '../collections.js';
 import type { Store } from '../store/index.js';
 import type { PublishedEntryRow } from '../store/transformed-repo.js';
 import { storedHtmlFacts } from '../transform/html-facts.js';
@@ -310,13 +311,10 @@ function prepareLanguage(
   const previous = isCurrentManifest(saved?.manifest) ? saved.manifest : undefined;
   // One read of the public items serves the transform and, after it, the model.
   const published = {
-    pages: store.transformed.listPublished(lang, 'pages'),
-    posts: store.transformed.listPublished(lang, 'posts'),
+    pages: builtAs('page').flatMap((type) => store.transformed.listPublished(lang, type)),
+    posts: builtAs('post').flatMap((type) => store.transformed.listPublished(lang, type)),
   };
-  const rows = [
-    ...published.pages.map((row) => ({ type: 'pages' as const, row })),
-    ...published.posts.map((row) => ({ type: 'posts' as const, row })),
-  ];
+  const rows = [...published.pages, ...published.posts].map((row) => ({ type: row.type, row }));
   const transform = runTransform(store, {
     lang,
     homeUrl,
@@ -339,10 +337,10 @@ function prepareLanguage(
       .map(({ type, row }) => ({ type, id: row.id })),
   });
   if (transform.written.size > 0) {
-    for (const type of ['pages', 'posts'] as const) {
-      published[type] = published[type].map((row) => {
-        if (!transform.written.has(itemKey(type, row.id))) return row;
-        const fresh = store.transformed.get(lang, type, row.id);
+    for (const group of Object.keys(published) as (keyof typeof published)[]) {
+      published[group] = published[group].map((row) => {
+        if (!transform.written.has(itemKey(row.type, row.id))) return row;
+        const fresh = store.transformed.get(lang, row.type, row.id);
         return fresh
           ? {
               ...row,

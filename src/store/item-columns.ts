@@ -1,3 +1,4 @@
+import { collectionOf } from '../collections.js';
 import type { CmsItem, ItemType } from './types.js';
 import { plainText } from './plain-text.js';
 
@@ -44,7 +45,7 @@ function titleOf(value: unknown): string | null {
 /** Pure: the derived columns of one item. */
 export function deriveItemColumns(type: ItemType, item: CmsItem): ItemColumns {
   // A page's parent is `parent`; an attachment's is the post it is attached to (`post`).
-  const parent = int(item['parent']) ?? (type === 'media' ? int(item['post']) : null);
+  const parent = int(item['parent']) ?? (collectionOf(type).file ? int(item['post']) : null);
   const sticky = item['sticky'];
   return {
     status: str(item['status']),

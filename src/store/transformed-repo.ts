@@ -1,3 +1,4 @@
+import { BUILT_TYPES } from '../collections.js';
 import type { StoreContext } from './store-context.js';
 import type { ItemType } from './types.js';
 import type { ItemRow, StoredItem } from './item-rows.js';
@@ -63,6 +64,7 @@ function fromRow(row: TransformedRow): Transformed {
  * `getHtml`): what a site model needs of every entry.
  */
 export interface PublishedEntryRow {
+  readonly type: ItemType;
   readonly id: number;
   readonly title: string | null;
   readonly status: string | null;
@@ -151,6 +153,7 @@ export class TransformedRepo {
         .stmt<PublishedRow>(sql)
         .all(lang, type)
         .map((row) => ({
+          type,
           id: row.id,
           title: row.title,
           status: row.status,
@@ -182,7 +185,7 @@ export class TransformedRepo {
       WHERE i.lang = ? AND i.type = ? AND ${publicItemSql('i')} ORDER BY i.id`;
     const paths = new Map<string, string>();
     this.#ctx.read(() => {
-      for (const type of ['pages', 'posts'] as const) {
+      for (const type of BUILT_TYPES) {
         for (const row of this.#ctx
           .stmt<{ type: string; id: number; site_path: unknown }>(sql)
           .all(lang, type)) {

@@ -1,18 +1,15 @@
 /**
- * Shared vocabulary of the cache: the collections we mirror and the shapes callers hand in.
- * Row shapes returned by each repository live next to the repository.
+ * Shared vocabulary of the cache: the collections we mirror (from the registry,
+ * src/collections.ts) and the shapes callers hand in. Row shapes returned by each repository
+ * live next to the repository.
  */
 
-/** The three collections the cache mirrors per language; the `items.type` column holds one. */
-export type ItemType = 'posts' | 'pages' | 'media';
-
-/** Types that have revisions and autosaves on the remote site. */
-export type ParentType = 'posts' | 'pages';
+/** The collections the cache mirrors per language (`items.type`) and those with revisions. */
+export type { ItemType, ParentType } from '../collections.js';
+export { ITEM_TYPES } from '../collections.js';
 
 /** The `context` an item was fetched with: `edit` carries raw fields, `view` only rendered ones. */
 export type FetchContext = 'view' | 'edit';
-
-export const ITEM_TYPES: readonly ItemType[] = ['posts', 'pages', 'media'];
 
 /**
  * An item exactly as the remote sent it. Only `id` is required by the store; every other

@@ -10,7 +10,8 @@ import { verifyCredentials, type CmsClient } from '../client/index.js';
 import type { CredentialNames } from '../client/auth.js';
 import { AccessError, HttpError } from '../errors.js';
 import type { ItemType } from '../store/index.js';
-import { COLLECTIONS, collectionFilter, collectionRoute } from './collections.js';
+import { collectionRoute, ITEM_TYPES } from '../collections.js';
+import { collectionFilter } from './collections.js';
 import { fetchList } from './list-fetch.js';
 
 export interface AccessCheckOptions {
@@ -30,8 +31,10 @@ export async function checkAccess(
 ): Promise<ReadonlyMap<ItemType, number | undefined>> {
   const totals = new Map<ItemType, number | undefined>();
   if (!client.hasCredentials) return totals;
+  // The first collection is read in context=edit by the credentials check itself.
+  const [verified, ...rest] = ITEM_TYPES as [ItemType, ...ItemType[]];
   try {
-    await verifyCredentials(client, { names: options.names });
+    await verifyCredentials(client, { names: options.names, route: collectionRoute(verified) });
   } catch (error) {
     if (error instanceof AccessError) {
       throw new AccessError(error.refused, `${error.message}${otherwise(options)}`, {
@@ -40,8 +43,7 @@ export async function checkAccess(
     }
     throw error;
   }
-  // Posts were just read in context=edit: a role that may edit posts may list all their statuses.
-  const rest = COLLECTIONS.filter((type) => type !== 'posts');
+  // A role that may edit the first collection may list all its statuses: the others are asked.
   await Promise.all(
     rest.map(async (type) => {
       try {

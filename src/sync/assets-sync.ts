@@ -5,6 +5,7 @@
  * standalone URLs. Work that fails stays queued; the next pull finishes it.
  */
 import type { CmsClient } from '../client/index.js';
+import { collectionOf } from '../collections.js';
 import { HttpError } from '../errors.js';
 import type { ItemType, Store } from '../store/index.js';
 import {
@@ -98,7 +99,7 @@ async function fetchChunk(deps: AssetsSyncDeps, ids: readonly number[]): Promise
           {
             url: file.url,
             lang,
-            ...(type === 'media' ? { mediaId: entry.id } : {}),
+            ...(collectionOf(type).file ? { mediaId: entry.id } : {}),
             ...(file.expectedBytes === undefined ? {} : { expectedBytes: file.expectedBytes }),
           },
           counters,
@@ -146,7 +147,7 @@ function describeWork(
   client: CmsClient,
 ): ItemWork {
   const site = client.options.site;
-  if (type === 'media') {
+  if (collectionOf(type).file) {
     const urls = [...new Set(mediaItemUrls(item).map((url) => onSiteScheme(url, site)))];
     const size = declaredFileSize(item);
     return {

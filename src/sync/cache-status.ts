@@ -3,10 +3,7 @@
  * unfinished crawl, pending work) and the last pulls. Reads the cache only.
  */
 import type { ItemType, Run, Store, SyncTask } from '../store/index.js';
-import { COLLECTIONS } from './collections.js';
-
-/** Statuses counted one by one; anything else is summed under `other`. */
-const KNOWN_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash', 'inherit'];
+import { ITEM_TYPES, KNOWN_STATUSES } from '../collections.js';
 
 export interface CollectionStatus {
   readonly lang: string;
@@ -62,7 +59,7 @@ export function status(store: Store, options: { readonly runs?: number } = {}): 
       autosaves: store.autosaves.count(lang),
     };
     files += store.media.listFiles({ lang }).length;
-    for (const collection of COLLECTIONS) {
+    for (const collection of ITEM_TYPES) {
       const state = states.find((s) => s.lang === lang && s.collection === collection);
       const live = store.items.count(lang, collection);
       const all = store.items.count(lang, collection, { includeDeleted: true });

@@ -8,12 +8,16 @@
  * their `modified_gmt` did not, so the keyset crawl alone would never see them again.
  */
 import type { CmsClient, Query } from '../client/index.js';
-import { nestsDeeperThan } from '../client/json-depth.js';
+import { collectionOf, collectionRoute } from '../collections.js';
 import type { ItemType, Store, UpsertResult } from '../store/index.js';
-import { SiteError } from '../errors.js';
 import { CrawlBudget, type ListClient } from './crawl-budget.js';
-import { collectionFilter, collectionRoute, type PullMode } from './collections.js';
-import { isPublicItem } from './content-media.js';
+import { collectionFilter, type PullMode } from './collections.js';
+import {
+  checkNotRepeated,
+  endlessWalk,
+  MAX_PAGES_WITHOUT_PROGRESS,
+  recordKey,
+} from './crawl-guards.js';
 import {
   afterKeysetPage,
   afterTie,
@@ -22,28 +26,17 @@ import {
   FIRST_SWEEP,
   freshCursor,
   keysetQuery,
-  parseCursor,
   tieQuery,
   type CrawlCursor,
   type TieSweep,
 } from './crawl-plan.js';
-import {
-  countsAgree,
-  DEFAULT_FULL_SWEEP_EVERY,
-  fullSweepDue,
-  unlistedAfterListing,
-} from './deletion-check.js';
+import { countsAgree, unlistedAfterListing } from './deletion-check.js';
 import { laterGmt } from './gmt-time.js';
-import {
-  fetchChildren,
-  fetchList,
-  presentIds,
-  remoteCount,
-  type FetchedList,
-} from './list-fetch.js';
-import { movedPageIds } from './moved-pages.js';
+import { fetchChildren, fetchList, presentIds, remoteCount } from './list-fetch.js';
 import type { PullCounters, PullEvent } from './pull-summary.js';
-import { checkRecords, MAX_RECORD_DEPTH, type CrawlItem } from './record-check.js';
+import { checkRecords, type CrawlItem } from './record-check.js';
+import { resumeCrawl, storeCrawlPage, type CrawlState } from './crawl-store.js';
+import { refreshDescendants } from './descendants-refresh.js';
 
 export interface CollectionSyncDeps {
   readonly client: CmsClient;
@@ -53,7 +46,7 @@ export interface CollectionSyncDeps {
   readonly mode: PullMode;
   /** `per_page` of every crawl request: the route's maximum. */
   readonly perPage: number;
-  /** Queue revisions and autosaves of changed posts and pages. */
+  /** Queue revisions and autosaves of changed items (of collections that have them). */
   readonly backup: boolean;
   /** `runs.id` of this pull when it keeps the item history (backup mode). @default undefined */
   readonly historyRun?: number | undefined;
@@ -75,19 +68,10 @@ export interface CollectionSyncDeps {
 /** Most sweeps of one second before giving up on it (only a site edited without pause gets there). */
 const MAX_SWEEPS = 50;
 
-/**
- * Pages of one keyset window, or of one sweep of a second, before the walk is refused. A
- * cms-json site moves the window on with every full page (or says where its pages end);
- * only a server that fills every page number with records that move nothing gets this far.
- */
-export const MAX_PAGES_WITHOUT_PROGRESS = 100;
 /** Ids per `include` probe. */
 const PROBE_CHUNK = 100;
 /** Parent ids per `parent` request of the descendants' refresh. */
 const PARENT_CHUNK = 100;
-
-/** Queued moved pages read per round of `#refreshDescendants`. */
-const PARENTS_PER_ROUND = 1000;
 
 type Counted = 'created' | 'updated' | 'unchanged';
 
@@ -123,23 +107,11 @@ export class CollectionSync {
       `${deps.type} in ${deps.lang}`,
     );
     this.#lists = budget.wrap(deps.client);
-    const state = deps.store.syncState.get(deps.lang, deps.type);
-    const sameContext =
-      state === undefined || state.context === null || state.context === deps.mode;
-    if (!sameContext) {
-      // Items stored in the other context lack fields (view → edit) or include statuses the
-      // new mode must not keep (edit → view): start over, the probe tombstones the extra ones.
-      this.#warn(
-        `${deps.type}: switching from context=${state.context} to ${deps.mode}: full crawl`,
-      );
-    }
-    this.#watermark = sameContext ? (state?.watermarkGmt ?? null) : null;
-    const every = deps.fullSweepEvery ?? DEFAULT_FULL_SWEEP_EVERY;
-    // A due full listing starts from the beginning; the watermark stays where it is.
-    const sweep = fullSweepDue(state?.pullsSinceListing ?? null, every);
-    this.#cursor =
-      (sameContext ? parseCursor(state?.cursor) : undefined) ??
-      freshCursor(sweep ? null : this.#watermark);
+    const resumed = resumeCrawl(deps.store, deps, deps.fullSweepEvery, (message) =>
+      this.#warn(message),
+    );
+    this.#watermark = resumed.watermark;
+    this.#cursor = resumed.cursor;
   }
 
   /** Crawl, then reconcile deletions. */
@@ -253,40 +225,34 @@ export class CollectionSync {
     }
   }
 
-  /**
-   * Refetches the children of moved pages, level by level (a child whose own link changed
-   * passes it on to its children). The parents come from the queue, where each moved page was
-   * put in the transaction that stored it: a pull killed before this ends leaves the work to
-   * the next one. Nothing queued, no request: a pull where no page moved costs what it did.
-   */
+  /** Refetches the children of moved pages, level by level (descendants-refresh.ts). */
   async #refreshDescendants(): Promise<void> {
-    const { store, lang, type } = this.#d;
-    if (type !== 'pages') return;
-    for (;;) {
-      this.#d.signal?.throwIfAborted();
-      const queued = store.syncQueue.next(lang, 'children', type, 0, PARENTS_PER_ROUND);
-      if (queued.length === 0) return;
-      // A parent cycle on the site brings a page back here: its children were fetched already.
-      const parents = queued.filter((id) => !this.#childrenFetched.has(id));
-      for (const id of parents) this.#childrenFetched.add(id);
-      if (parents.length > 0) {
-        const records = await fetchChildren(
-          this.#lists,
-          this.#route,
-          this.#filter,
-          parents,
-          this.#d.perPage,
-          Math.min(PARENT_CHUNK, this.#d.perPage),
-        );
-        const { items } = this.#check(records);
-        // Stored in crawl-sized chunks, each its own transaction, without touching the cursor.
-        for (let start = 0; start < items.length; start += this.#d.perPage) {
-          this.#storePage(items.slice(start, start + this.#d.perPage), undefined);
+    const { store, lang, type, perPage, signal } = this.#d;
+    if (!collectionOf(type).hierarchical) return;
+    await refreshDescendants({
+      store,
+      lang,
+      type,
+      signal,
+      fetched: this.#childrenFetched,
+      fetchChildren: async (parents) =>
+        this.#check(
+          await fetchChildren(
+            this.#lists,
+            this.#route,
+            this.#filter,
+            parents,
+            perPage,
+            Math.min(PARENT_CHUNK, perPage),
+          ),
+        ).items,
+      // Stored in crawl-sized chunks, each its own transaction, without touching the cursor.
+      storeItems: (items) => {
+        for (let start = 0; start < items.length; start += perPage) {
+          this.#storePage(items.slice(start, start + perPage), undefined);
         }
-      }
-      // Only now: a kill before this line fetches these children again next time.
-      store.syncQueue.remove(lang, 'children', type, queued);
-    }
+      },
+    });
   }
 
   /**
@@ -391,52 +357,10 @@ export class CollectionSync {
     return { items, timestamps: items.map((item) => item.modified_gmt) };
   }
 
-  /**
-   * Stores a page, the work its changed items need, and the crawl state (when given) in ONE
-   * transaction: a kill before it loses the page (fetched again), a kill after it loses nothing.
-   */
-  #storePage(
-    items: readonly CrawlItem[],
-    state: { cursor: CrawlCursor | null; watermarkGmt?: string | null } | undefined,
-  ): void {
-    const { store, lang, type, mode, backup } = this.#d;
-    const result = store.transaction((): UpsertResult => {
-      if (type === 'pages') {
-        // Read in the transaction: the links these items replace. Their children's links
-        // changed with theirs: refetched (from the queue) once the crawl is done.
-        const cachedLinks = new Map<number, string | null>();
-        for (const item of items) {
-          const cached = store.items.get(lang, type, item.id);
-          if (cached !== undefined) cachedLinks.set(item.id, cached.link);
-        }
-        store.syncQueue.add(lang, 'children', type, movedPageIds(items, cachedLinks));
-      }
-      const upserted = store.items.upsertPage(lang, type, items, { context: mode });
-      // Every id, not only the changed ones: a push may have stored a version no pull saw.
-      if (this.#d.historyRun !== undefined) {
-        store.itemVersions.recordStored(
-          lang,
-          type,
-          items.map((item) => item.id),
-          this.#d.historyRun,
-        );
-      }
-      const byId = new Map(items.map((item) => [item.id, item]));
-      const changed = upserted.outcomes.filter((o) => o.outcome !== 'unchanged').map((o) => o.id);
-      if (changed.length > 0) {
-        if (backup && type !== 'media') store.syncQueue.add(lang, 'revisions', type, changed);
-        const assets =
-          type === 'media'
-            ? changed
-            : changed.filter((id) => {
-                const item = byId.get(id);
-                return item !== undefined && isPublicItem(item);
-              });
-        store.syncQueue.add(lang, 'assets', type, assets);
-      }
-      if (state !== undefined) store.syncState.set(lang, type, { ...state, context: mode });
-      return upserted;
-    });
+  /** Stores a page with its work and the crawl state in one transaction (crawl-store.ts). */
+  #storePage(items: readonly CrawlItem[], state: CrawlState): void {
+    const { store, lang, type, mode, backup, historyRun } = this.#d;
+    const result = storeCrawlPage(store, { lang, type, mode, backup, historyRun }, items, state);
     this.#count(result);
     if (items.length > 0) this.#d.onItems?.(items);
     this.#stored += items.length;
@@ -473,37 +397,4 @@ export class CollectionSync {
   #warn(message: string): void {
     this.#d.emit({ type: 'warning', lang: this.#d.lang, message });
   }
-}
-
-/** A record without a usable id, as a key for "reported already" (safe at any depth). */
-function recordKey(record: unknown): string {
-  return nestsDeeperThan(record, MAX_RECORD_DEPTH) ? 'too deep' : String(JSON.stringify(record));
-}
-
-/**
- * The ids of `list` as a key, after checking that page `page` (> 1) is not the page before it
- * again: a server that ignores `page` answers every page number alike, and the walk would
- * only end at the request bound.
- */
-function checkNotRepeated(
-  list: FetchedList,
-  page: number,
-  previousKey: string | undefined,
-): string | undefined {
-  const ids = list.records.map((record) => (record as { id?: unknown } | null)?.id);
-  const key = ids.some((id) => typeof id === 'number') ? ids.join(',') : undefined;
-  if (page > 1 && key !== undefined && key === previousKey) {
-    throw new SiteError(
-      list.url,
-      `${list.url} answered the same items as page ${page - 1}: the server ignores "page"; what was stored is kept`,
-    );
-  }
-  return key;
-}
-
-function endlessWalk(url: string): SiteError {
-  return new SiteError(
-    url,
-    `${url} still answered a full page after ${MAX_PAGES_WITHOUT_PROGRESS} pages that did not move the crawl on (records without a usable modified_gmt, or not in the order asked for): it does not page like a cms-json site`,
-  );
 }

@@ -1,5 +1,5 @@
 import type { Query } from '../client/index.js';
-import type { ItemType, ParentType } from '../store/index.js';
+import { backupStatuses, type ItemType } from '../collections.js';
 
 /**
  * What the pull mirrors per language, and with which filters. Anonymous pulls see published
@@ -8,30 +8,13 @@ import type { ItemType, ParentType } from '../store/index.js';
  */
 export type PullMode = 'view' | 'edit';
 
-export const COLLECTIONS: readonly ItemType[] = ['posts', 'pages', 'media'];
-
-/** The collections that have revisions and autosaves. */
-export const PARENT_TYPES: readonly ParentType[] = ['posts', 'pages'];
-
-/** Statuses asked for in edit mode. Drafts and trash are part of a backup; `auto-draft` is not. */
-export const EDIT_STATUSES: Readonly<Record<ItemType, readonly string[]>> = {
-  posts: ['publish', 'future', 'draft', 'pending', 'private', 'trash'],
-  pages: ['publish', 'future', 'draft', 'pending', 'private', 'trash'],
-  media: ['inherit', 'private', 'trash'],
-};
-
-/** The route of a collection, relative to the API root. */
-export function collectionRoute(type: ItemType): string {
-  return `cms/v2/${type}`;
-}
-
 /**
  * The filter every request about a collection carries (crawl pages, counts, probes), so that
  * the counts compared are counts of the same set. View mode leaves `status` to the server's
- * default (`publish`; `inherit` for media).
+ * default (the collection's `statuses.view`).
  */
 export function collectionFilter(type: ItemType, mode: PullMode): Query {
   return mode === 'edit'
-    ? { context: 'edit', status: [...EDIT_STATUSES[type]] }
+    ? { context: 'edit', status: [...backupStatuses(type)] }
     : { context: 'view' };
 }

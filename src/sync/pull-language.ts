@@ -12,11 +12,19 @@ import {
   type RouteNeed,
   type SiteIndex,
 } from '../client/index.js';
-import type { ItemType, Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
+import {
+  collectionOf,
+  collectionRoute,
+  isParentType,
+  ITEM_TYPES,
+  PARENT_TYPES,
+  type ItemType,
+} from '../collections.js';
 import { checkAccess } from './access-check.js';
 import { syncAssets } from './assets-sync.js';
 import { CollectionSync } from './collection-sync.js';
-import { COLLECTIONS, collectionRoute, type PullMode } from './collections.js';
+import type { PullMode } from './collections.js';
 import type { MediaFetcher } from './media-fetcher.js';
 import type { PullCounters, PullEvent } from './pull-summary.js';
 import { syncRevisions } from './revisions-sync.js';
@@ -47,10 +55,11 @@ export async function prepareLanguage(
     readonly credentialNames: { readonly user: string; readonly password: string };
   },
 ): Promise<PreparedLanguage> {
-  const needs: RouteNeed[] = COLLECTIONS.map(collectionRoute);
+  const needs: RouteNeed[] = ITEM_TYPES.map(collectionRoute);
   if (options.backup) {
-    needs.push('cms/v2/posts/1/revisions', 'cms/v2/posts/1/autosaves');
-    needs.push('cms/v2/pages/1/revisions', 'cms/v2/pages/1/autosaves');
+    for (const type of PARENT_TYPES) {
+      needs.push(`${collectionRoute(type)}/1/revisions`, `${collectionRoute(type)}/1/autosaves`);
+    }
   }
   const { index, body } = await readSiteIndex(client, needs);
   // Deployed servers answer public routes to a wrong password as if anonymous: without this
@@ -111,9 +120,9 @@ export async function pullLanguage(deps: LanguagePullDeps): Promise<void> {
       signal: deps.signal,
       checkedTotal: totals.get(type),
       fullSweepEvery: deps.fullSweepEvery,
-      onItems: seo === undefined && type !== 'media' ? pickSchemaNode : undefined,
+      onItems: seo === undefined && carriesSeoHead(type) ? pickSchemaNode : undefined,
     }).run();
-    if (deps.backup && type !== 'media') {
+    if (deps.backup && isParentType(type)) {
       await syncRevisions({
         client,
         store,
@@ -144,7 +153,7 @@ export async function pullLanguage(deps: LanguagePullDeps): Promise<void> {
       total: undefined,
     });
   };
-  await settleAll(COLLECTIONS.map(stream));
+  await settleAll(ITEM_TYPES.map(stream));
 
   if (seo === undefined && schemaNode !== undefined) {
     store.siteInfo.set(
@@ -157,6 +166,11 @@ export async function pullLanguage(deps: LanguagePullDeps): Promise<void> {
       ),
     );
   }
+}
+
+/** Built items carry the site's SEO head, where the site representation may be found. */
+function carriesSeoHead(type: ItemType): boolean {
+  return collectionOf(type).build !== 'none';
 }
 
 /**

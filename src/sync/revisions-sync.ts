@@ -7,7 +7,7 @@ import type { CmsClient } from '../client/index.js';
 import { BodyError, HttpError, NetworkError } from '../errors.js';
 import type { CmsItem, ParentType, Store } from '../store/index.js';
 import { unstorableReason } from './record-check.js';
-import { collectionRoute } from './collections.js';
+import { collectionRoute } from '../collections.js';
 import type { PullCounters, PullEvent } from './pull-summary.js';
 import { drainQueue } from './queue-drain.js';
 import { versionCount } from './version-count.js';

@@ -12,7 +12,8 @@ import { CmsClient, discoverSite } from '../client/index.js';
 import { requireSite, type Settings } from '../config/settings.js';
 import { openStore, type ItemType, type Store } from '../store/index.js';
 import { checkAccess } from './access-check.js';
-import { COLLECTIONS, collectionFilter, collectionRoute, type PullMode } from './collections.js';
+import { collectionRoute, ITEM_TYPES } from '../collections.js';
+import { collectionFilter, type PullMode } from './collections.js';
 import { unstorableReason } from './record-check.js';
 import { settleAll } from './settle-all.js';
 
@@ -71,9 +72,9 @@ export async function verify(
       languages.map(async (lang) => {
         const client = new CmsClient(clientOptionsFor(settings, site, lang));
         try {
-          const index = await discoverSite(client, COLLECTIONS.map(collectionRoute));
+          const index = await discoverSite(client, ITEM_TYPES.map(collectionRoute));
           await checkAccess(client, { names: settings.credentialNames, backup: false });
-          for (const type of COLLECTIONS) {
+          for (const type of ITEM_TYPES) {
             const remote = await listRemote(
               client,
               type,
@@ -97,7 +98,7 @@ export async function verify(
   }
   collections.sort((a, b) =>
     a.lang === b.lang
-      ? COLLECTIONS.indexOf(a.collection) - COLLECTIONS.indexOf(b.collection)
+      ? ITEM_TYPES.indexOf(a.collection) - ITEM_TYPES.indexOf(b.collection)
       : a.lang < b.lang
         ? -1
         : 1,

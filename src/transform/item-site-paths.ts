@@ -5,6 +5,7 @@
  * is always safe. Pure: the transform and the build both call it, so they agree.
  */
 import { UnsafePathError } from '../errors.js';
+import { MEDIA_FOLDER } from './media-site-paths.js';
 import {
   decodeSegment,
   normalizeSitePath,
@@ -23,7 +24,7 @@ export interface PathCandidate {
  * whose remote path starts with one of them would overwrite or be overwritten.
  */
 export const RESERVED_FIRST_SEGMENTS: ReadonlySet<string> = new Set([
-  'media',
+  MEDIA_FOLDER.slice(1, -1),
   'page',
   'pagefind',
   'assets',

@@ -6,8 +6,11 @@
  */
 const MAX_NAME_CHARS = 80;
 
+/** The folder of the site the media copies go to (reserved: no item path may start with it). */
+export const MEDIA_FOLDER = '/media/';
+
 export function mediaSitePath(url: string, sha256: string): string {
-  return `/media/${sha256.slice(0, 16)}-${safeFileName(url)}`;
+  return `${MEDIA_FOLDER}${sha256.slice(0, 16)}-${safeFileName(url)}`;
 }
 
 function safeFileName(url: string): string {

@@ -4,7 +4,7 @@
  * link to a public item resolves to its built page like its `link` does; any other short link
  * stays as it is (it must not become the home page with a query) and is reported. Pure.
  */
-import type { ItemType } from '../store/index.js';
+import { collectionOf, type ItemType } from '../collections.js';
 
 const SHORT_QUERY = /^\?(p|page_id)=(\d+)$/;
 
@@ -30,8 +30,9 @@ export function shortLinkEntries(
   for (const { type, id } of items) {
     const sitePath = sitePathOf(type, id);
     if (sitePath === undefined) continue;
-    entries.push([`${home}?p=${id}`, sitePath]);
-    if (type === 'pages') entries.push([`${home}?page_id=${id}`, sitePath]);
+    // `?p=ID` for every post and page, `?page_id=ID` for pages (the collection's `shortLinks`).
+    for (const key of collectionOf(type).shortLinks)
+      entries.push([`${home}?${key}=${id}`, sitePath]);
   }
   return entries;
 }

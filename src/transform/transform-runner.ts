@@ -4,6 +4,7 @@
  * store the result keyed by `transformKey` (the version and the settings that change output). Offline: everything it needs was fetched by
  * pull; what was not fetched stays a link card or a remote link, never a request.
  */
+import { BUILT_TYPES } from '../collections.js';
 import type { ItemType, Store, StoredItem } from '../store/index.js';
 import { findEmbedUrls } from './embed-detection.js';
 import { htmlFacts } from './html-facts.js';
@@ -87,10 +88,7 @@ export function publicSitePaths(store: Store, lang: string, homeUrl: string): Ma
  * public rule runs in SQL): one pass, the cost of a run with nothing to transform.
  */
 export function publicCandidates(store: Store, lang: string): TransformCandidate[] {
-  return [
-    ...store.items.publicSummaries(lang, 'pages'),
-    ...store.items.publicSummaries(lang, 'posts'),
-  ];
+  return BUILT_TYPES.flatMap((type) => store.items.publicSummaries(lang, type));
 }
 
 /**
@@ -167,7 +165,7 @@ export function runTransform(store: Store, options: TransformOptions): Transform
     store.transaction(() => writes.forEach((write) => write()));
   };
   const stale = store.transformed.iterateStale(lang, key, {
-    types: ['posts', 'pages'],
+    types: BUILT_TYPES,
   });
   for (const item of chain(linkingToRemoved, stale)) {
     const path = sitePaths.get(itemKey(item.type, item.id));
