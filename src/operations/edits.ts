@@ -10,7 +10,7 @@ export interface CheckoutOptions {
   readonly settings: Settings;
   /** Where files go: `{dir}/{lang}/{type}/{id}-{slug}.html`. @default settings.push.dir */
   readonly dir?: string;
-  /** @default ['posts', 'pages'] */
+  /** @default every collection that can be checked out (`CHECKOUT_TYPES` of the registry) */
   readonly types?: readonly CheckoutType[];
 }
 
