@@ -80,6 +80,22 @@ function parseInteger(key: string, value: string): number {
   return Number(value);
 }
 
+/** Keys of the string form that set a probability, and the field each sets. */
+const PROBABILITY_KEYS = {
+  error: 'error',
+  '429': 'tooManyRequests',
+  reset: 'reset',
+  truncate: 'truncate',
+  slow: 'slow',
+} as const;
+
+/** Keys of the string form that set a whole number, and the field each sets. */
+const INTEGER_KEYS = {
+  retryAfter: 'retryAfterSeconds',
+  faultSeed: 'seed',
+  batchCut: 'batchCut',
+} as const;
+
 /**
  * Parses `latency=20ms,error=0.1,429=0.05,reset=0.02` (see FaultSpec for every key).
  * Throws UsageError naming the key on an unknown key or a bad value.
@@ -106,35 +122,18 @@ export function parseFaults(spec: string): FaultSpec {
         } else out.latencyMs = parseMs(key, value);
         break;
       }
-      case 'error':
-        out.error = parseProbability(key, value);
-        break;
-      case '429':
-        out.tooManyRequests = parseProbability(key, value);
-        break;
-      case 'reset':
-        out.reset = parseProbability(key, value);
-        break;
-      case 'truncate':
-        out.truncate = parseProbability(key, value);
-        break;
-      case 'slow':
-        out.slow = parseProbability(key, value);
-        break;
       case 'slowMs':
         out.slowMs = parseMs(key, value);
         break;
-      case 'retryAfter':
-        out.retryAfterSeconds = parseInteger(key, value);
-        break;
-      case 'faultSeed':
-        out.seed = parseInteger(key, value);
-        break;
-      case 'batchCut':
-        out.batchCut = parseInteger(key, value);
-        break;
       default:
-        fail(`unknown key "${key}" (known keys: ${KNOWN_KEYS.join(', ')})`);
+        if (Object.hasOwn(PROBABILITY_KEYS, key)) {
+          out[PROBABILITY_KEYS[key as keyof typeof PROBABILITY_KEYS]] = parseProbability(
+            key,
+            value,
+          );
+        } else if (Object.hasOwn(INTEGER_KEYS, key)) {
+          out[INTEGER_KEYS[key as keyof typeof INTEGER_KEYS]] = parseInteger(key, value);
+        } else fail(`unknown key "${key}" (known keys: ${KNOWN_KEYS.join(', ')})`);
     }
   }
   return validateFaults(out);

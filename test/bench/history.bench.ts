@@ -16,6 +16,7 @@ import Database from 'better-sqlite3';
 import type * as SettingsModule from '../../src/config/settings.js';
 import type * as SyncModule from '../../src/sync/index.js';
 import { tempCache } from '../helpers/temp-cache.js';
+import { startReferenceProcess, type ReferenceProcess } from '../../src/cli/reference-process.js';
 
 interface Measure {
   seconds: number;
@@ -43,36 +44,6 @@ async function child(srcRoot: string, site: string, cache: string): Promise<void
     unchanged: summary.total.unchanged,
   };
   process.stdout.write(`${JSON.stringify(measure)}\n`);
-}
-
-interface ReferenceProcess {
-  url: string;
-  credentials: { user: string; password: string };
-  stop(): void;
-}
-
-function startReferenceProcess(args: string[]): Promise<ReferenceProcess> {
-  const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-  const proc = spawn(
-    process.execPath,
-    ['--import', 'tsx', main, 'reference', '--port', '0', ...args],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  let out = '';
-  return new Promise((resolve, reject) => {
-    proc.once('exit', (code) => reject(new Error(`reference exited ${code}`)));
-    proc.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /^Reference site: (\S+)$/m.exec(out)?.[1];
-      const user = /^CMS_USER=(.*)$/m.exec(out)?.[1];
-      const password = /^CMS_APP_PASSWORD=(.*)$/m.exec(out)?.[1];
-      if (url && user && password) {
-        resolve({ url, credentials: { user, password }, stop: () => proc.kill('SIGTERM') });
-      }
-    });
-  });
 }
 
 function runChild(srcRoot: string, site: ReferenceProcess, cache: string): Promise<Measure> {
@@ -166,7 +137,7 @@ async function measureTree(name: string, srcRoot: string, dir: string): Promise<
     await editPosts(site, 1000, name);
     rows.push(row('pull after 1,000 posts edited', await runChild(srcRoot, site, cache)));
   } finally {
-    site.stop();
+    await site.stop();
   }
   return rows;
 }

@@ -12,6 +12,7 @@ import { resolveSettings } from '../../src/config/settings.js';
 import { pull } from '../../src/sync/index.js';
 import { tempCache } from '../helpers/temp-cache.js';
 import { credentialEnv } from '../helpers/cli-args.js';
+import { startReferenceProcess, type ReferenceProcess } from '../../src/cli/reference-process.js';
 
 interface Measure {
   seconds: number;
@@ -45,37 +46,6 @@ async function child(site: string, lang: string, cache: string): Promise<void> {
     baseCpuSeconds: (base.userCPUTime + base.systemCPUTime) / 1e6,
   };
   process.stdout.write(`${JSON.stringify(measure)}\n`);
-}
-
-interface ReferenceProcess {
-  url: string;
-  credentials: { user: string; password: string };
-  stop(): void;
-}
-
-/** `cms-mirror reference` in its own process (from the sources, through tsx). */
-function startReferenceProcess(args: string[]): Promise<ReferenceProcess> {
-  const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-  const proc = spawn(
-    process.execPath,
-    ['--import', 'tsx', main, 'reference', '--port', '0', ...args],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  let out = '';
-  return new Promise((resolve, reject) => {
-    proc.once('exit', (code) => reject(new Error(`reference exited ${code}`)));
-    proc.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /^Reference site: (\S+)$/m.exec(out)?.[1];
-      const user = /^CMS_USER=(.*)$/m.exec(out)?.[1];
-      const password = /^CMS_APP_PASSWORD=(.*)$/m.exec(out)?.[1];
-      if (url && user && password) {
-        resolve({ url, credentials: { user, password }, stop: () => proc.kill('SIGTERM') });
-      }
-    });
-  });
 }
 
 function runChild(site: ReferenceProcess, lang: string, cache: string): Promise<Measure> {
@@ -119,7 +89,7 @@ async function main(): Promise<void> {
     );
     rows.push(line('no-op re-pull of the same', await runChild(site, 'pl,es', cache)));
   } finally {
-    site.stop();
+    await site.stop();
   }
   site = await startReferenceProcess(['--posts', '100000']);
   try {
@@ -131,7 +101,7 @@ async function main(): Promise<void> {
       ),
     );
   } finally {
-    site.stop();
+    await site.stop();
     temp.cleanup();
   }
   console.log('| case | wall time | requests | items | client peak RSS | client CPU (pull only) |');
