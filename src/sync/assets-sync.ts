@@ -25,7 +25,7 @@ import {
 } from './content-media.js';
 import type { MediaFetcher } from './media-fetcher.js';
 import type { PullCounters, PullEvent } from './pull-summary.js';
-import { drainQueue } from './queue-drain.js';
+import { drainQueueReporting } from './queue-drain.js';
 
 export interface AssetsSyncDeps {
   readonly client: CmsClient;
@@ -43,29 +43,14 @@ export interface AssetsSyncDeps {
 /** Drains the `assets` queue of one language × collection. */
 export async function syncAssets(deps: AssetsSyncDeps): Promise<void> {
   const { store, lang, type } = deps;
-  let done = 0;
-  const progress = (): void =>
-    deps.emit({
-      type: 'progress',
-      lang,
-      collection: type,
-      phase: 'assets',
-      done,
-      total: undefined,
-    });
-  progress();
-  await drainQueue(
-    store,
-    lang,
+  await drainQueueReporting(
+    deps,
     'assets',
-    type,
     async (ids) => {
       const finished = await fetchChunk(deps, ids);
       store.syncQueue.remove(lang, 'assets', type, finished);
-      done += ids.length;
-      progress();
     },
-    { chunkSize: 50, signal: deps.signal },
+    50,
   );
 }
 

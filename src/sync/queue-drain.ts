@@ -1,4 +1,5 @@
 import type { ItemType, Store, SyncTask } from '../store/index.js';
+import type { PullEvent } from './pull-summary.js';
 
 /**
  * Works through the queued `task` rows of one language × collection, `chunkSize` ids at a
@@ -26,4 +27,42 @@ export async function drainQueue(
     offered += ids.length;
     await handle(ids);
   }
+}
+
+/** What a drain that reports its progress needs: the queue's owner and where events go. */
+export interface ReportingDrain {
+  readonly store: Store;
+  readonly lang: string;
+  readonly type: ItemType;
+  readonly emit: (event: PullEvent) => void;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * `drainQueue` of the `task` rows of `deps.lang` × `deps.type` that emits a progress event
+ * (phase `task`, ids offered so far) before the first chunk and after each.
+ */
+export async function drainQueueReporting(
+  deps: ReportingDrain,
+  task: 'assets' | 'revisions',
+  handle: (ids: readonly number[]) => Promise<void>,
+  chunkSize: number,
+): Promise<void> {
+  const { lang, type } = deps;
+  let done = 0;
+  const progress = (): void =>
+    deps.emit({ type: 'progress', lang, collection: type, phase: task, done, total: undefined });
+  progress();
+  await drainQueue(
+    deps.store,
+    lang,
+    task,
+    type,
+    async (ids) => {
+      await handle(ids);
+      done += ids.length;
+      progress();
+    },
+    { chunkSize, signal: deps.signal },
+  );
 }

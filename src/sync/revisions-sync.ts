@@ -9,7 +9,7 @@ import type { CmsItem, ParentType, Store } from '../store/index.js';
 import { unstorableReason } from './record-check.js';
 import { collectionRoute } from '../collections.js';
 import type { PullCounters, PullEvent } from './pull-summary.js';
-import { drainQueue } from './queue-drain.js';
+import { drainQueueReporting } from './queue-drain.js';
 import { versionCount } from './version-count.js';
 
 /**
@@ -34,32 +34,17 @@ export interface RevisionsSyncDeps {
 /** Drains the `revisions` queue of one language × collection. */
 export async function syncRevisions(deps: RevisionsSyncDeps): Promise<void> {
   const { store, lang, type } = deps;
-  let done = 0;
-  const progress = (): void =>
-    deps.emit({
-      type: 'progress',
-      lang,
-      collection: type,
-      phase: 'revisions',
-      done,
-      total: undefined,
-    });
-  progress();
-  await drainQueue(
-    store,
-    lang,
+  await drainQueueReporting(
+    deps,
     'revisions',
-    type,
     async (ids) => {
       await Promise.all(
         ids.map(async (id) => {
           if (await fetchOne(deps, id)) store.syncQueue.remove(lang, 'revisions', type, [id]);
-          done += 1;
         }),
       );
-      progress();
     },
-    { chunkSize: 24, signal: deps.signal },
+    24,
   );
 }
 
