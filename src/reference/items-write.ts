@@ -4,6 +4,7 @@ import { parseDateTime, toEpochSeconds } from './site-dates.js';
 import type { SiteState } from './site-state.js';
 import type { LangStore, StoredItem } from './store.js';
 import type { User } from './users.js';
+import { baseItem } from './item-defaults.js';
 
 /**
  * Turning validated write parameters into a stored item: the checks the schema cannot
@@ -212,29 +213,10 @@ export function applyMediaFields(
 
 export function newItem(type: StoredItem['type'], id: number, user: User, now: number): StoredItem {
   return {
-    id,
-    type,
-    dateGmt: now,
-    modifiedGmt: now,
-    slug: '',
+    ...baseItem(id, type, now),
     status: type === 'attachment' ? 'inherit' : 'draft',
-    password: '',
-    title: '',
-    content: '',
-    excerpt: '',
     author: user.id,
-    featuredMedia: 0,
-    commentStatus: type === 'post' ? 'open' : 'closed',
-    pingStatus: type === 'post' ? 'open' : 'closed',
-    template: '',
-    format: 'standard',
-    sticky: false,
     categories: type === 'post' ? [1] : [],
-    tags: [],
-    parent: 0,
-    menuOrder: 0,
-    meta: type === 'attachment' ? {} : { footnotes: '' },
-    media: undefined,
   };
 }
 

@@ -1,4 +1,3 @@
-import type { StoredItem } from './store.js';
 import type { SeedOptions } from './seed.js';
 
 /** What the seed plans before it writes: ids, statuses and dates by item index. */
@@ -100,33 +99,4 @@ export function inLanguage(
   if (kind === 'post' && index === ONLY_SECOND_LANGUAGE.post)
     return langIndex === 1 || languageCount === 1;
   return true;
-}
-
-/** The fields every seeded item starts from. */
-export function baseItem(id: number, type: StoredItem['type'], dateGmt: number): StoredItem {
-  return {
-    id,
-    type,
-    dateGmt,
-    modifiedGmt: dateGmt,
-    slug: '',
-    status: 'publish',
-    password: '',
-    title: '',
-    content: '',
-    excerpt: '',
-    author: 1,
-    featuredMedia: 0,
-    commentStatus: type === 'post' ? 'open' : 'closed',
-    pingStatus: type === 'post' ? 'open' : 'closed',
-    template: '',
-    format: 'standard',
-    sticky: false,
-    categories: [],
-    tags: [],
-    parent: 0,
-    menuOrder: 0,
-    meta: type === 'attachment' ? {} : { footnotes: '' },
-    media: undefined,
-  };
 }

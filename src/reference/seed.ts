@@ -15,7 +15,6 @@ import { addOverlapItems } from './overlap.js';
 import { VARIANT_PAGE_INDEX, VARIANT_POST_INDEX, variantContent } from './seed-variants.js';
 
 import {
-  baseItem,
   INDEPENDENT_ID_STEP,
   SEED_EPOCH,
   RICH_POSTS,
@@ -31,6 +30,7 @@ import {
 } from './seed-plan.js';
 import type { PlannedItem, Plan } from './seed-plan.js';
 import { seedTerms, bulkVocabulary, CATEGORY_SETS, TAG_SETS, postDate } from './seed-vocabulary.js';
+import { baseItem } from './item-defaults.js';
 
 export { RICH_POSTS, SEED_EPOCH } from './seed-plan.js';
 

@@ -1,3 +1,4 @@
+import { baseItem } from './item-defaults.js';
 import { registerFile } from './media-files.js';
 import { encodeStripePng, type Rgb } from './png.js';
 import type { LangStore, StoredItem } from './store.js';
@@ -14,27 +15,12 @@ export function publishedItem(
   text: Pick<StoredItem, 'slug' | 'title' | 'content'>,
 ): StoredItem {
   return {
-    id,
-    type,
-    dateGmt: date,
-    modifiedGmt: date,
+    ...baseItem(id, type, date),
     ...text,
     status: type === 'attachment' ? 'inherit' : 'publish',
-    password: '',
-    excerpt: '',
-    author: 1,
-    featuredMedia: 0,
     commentStatus: 'closed',
     pingStatus: 'closed',
-    template: '',
-    format: 'standard',
-    sticky: false,
     categories: type === 'post' ? [1] : [],
-    tags: [],
-    parent: 0,
-    menuOrder: 0,
-    meta: type === 'attachment' ? {} : { footnotes: '' },
-    media: undefined,
   };
 }
 
