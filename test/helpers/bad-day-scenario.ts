@@ -1,0 +1,191 @@
+import { join } from 'node:path';
+import { credentialEnv, unpacedPipeline } from './cli-args.js';
+import { callApi, getJson, type Json, type ReferenceSite } from './reference.js';
+import { runCliCaptured } from './run-cli.js';
+
+/**
+ * The bad day of issue 16, against the reference site over real HTTP: a backup pull with
+ * credentials, a snapshot, then on the site one post deleted for good with its featured image
+ * (its own, also deleted for good), another post trashed and five posts bulk-edited through the
+ * batch route (title, content and excerpt; one also its slug, one also its status), and a
+ * second backup pull. What was done is recorded from the site's own answers (edit context),
+ * never from src/ rules, so tests of diff and restore can use it as their oracle.
+ *
+ *   const day = await badDay(fixture.site, fixture.temp.dir);
+ *   await runCliCaptured(['diff', ...day.args, '--snapshot', day.snapshot], { env: day.env });
+ */
+export interface BadDay {
+  readonly site: ReferenceSite;
+  readonly lang: string;
+  /** The backup cache, pulled before and after the changes. */
+  readonly cache: string;
+  /** `backup --to` of the cache, made before the changes. */
+  readonly snapshot: string;
+  /** An ISO 8601 UTC time after the snapshot and before the first change. */
+  readonly before: string;
+  /** `--pipeline P --site URL --lang L --cache C`, for any command on the cache. */
+  readonly args: readonly string[];
+  /** The environment with the site's credentials. */
+  readonly env: NodeJS.ProcessEnv;
+  /** The post deleted for good and its featured image (also deleted), as they were. */
+  readonly deleted: {
+    readonly post: Json;
+    readonly media: Json;
+    /** Posts and pages whose content linked to the deleted post (by its URL) before. */
+    readonly linkedFrom: readonly number[];
+  };
+  /** The trashed post as it was. */
+  readonly trashed: Json;
+  /** The five bulk-edited posts, as they were and as the edit left them, in edit order. */
+  readonly edited: readonly { readonly before: Json; readonly after: Json }[];
+  /** The edited post whose slug the bulk edit also changed. */
+  readonly slugChanged: number;
+  /** The edited post whose status the bulk edit also changed (publish → draft). */
+  readonly statusChanged: number;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
+
+async function ok(site: ReferenceSite, lang: string, path: string, init: Json): Promise<Json> {
+  const response = await callApi(site, lang, path, { auth: true, ...init });
+  if (response.status >= 300)
+    throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${response.text}`);
+  return response.body;
+}
+
+async function editItem(site: ReferenceSite, lang: string, path: string): Promise<Json> {
+  return ok(site, lang, path, { query: { context: 'edit' } });
+}
+
+async function everything(site: ReferenceSite, lang: string, collection: string): Promise<Json[]> {
+  const query = { context: 'edit', status: 'any', per_page: 100, orderby: 'id', order: 'asc' };
+  const items: Json[] = [];
+  for (let page = 1; ; page++) {
+    const response = await getJson(site, lang, `/cms/v2/${collection}`, {
+      auth: true,
+      query: { ...query, page },
+    });
+    if (response.status !== 200) throw new Error(`${collection}: ${response.text}`);
+    items.push(...response.body);
+    if (page >= Number(response.headers.get('x-cms-totalpages'))) return items;
+  }
+}
+
+/** Ids of the items whose raw content contains `link` (the path part is enough). */
+function linking(items: readonly Json[], link: string): number[] {
+  const path = new URL(link).pathname;
+  return items.filter((item) => String(item.content?.raw ?? '').includes(path)).map((i) => i.id);
+}
+
+interface Choice {
+  victim: Json;
+  linkedFrom: number[];
+  trashed: Json;
+  edited: Json[];
+}
+
+/**
+ * The victim is the public post most linked from other content (restore must relink it);
+ * trashed and edited posts are the next public ones by id.
+ */
+async function choose(site: ReferenceSite, lang: string): Promise<Choice> {
+  const posts = await everything(site, lang, 'posts');
+  const all = [...posts, ...(await everything(site, lang, 'pages'))];
+  const open = posts.filter((post) => post.status === 'publish' && post.password === '');
+  const ranked = open
+    .map((post) => ({ post, from: linking(all, post.link).filter((id) => id !== post.id) }))
+    .sort((x, y) => y.from.length - x.from.length || x.post.id - y.post.id);
+  const victim = ranked[0]!;
+  const rest = open.filter((post) => post.id !== victim.post.id);
+  if (rest.length < 6 || victim.from.length === 0)
+    throw new Error('the reference site has too few public, linked posts for the bad day');
+  return {
+    victim: victim.post,
+    linkedFrom: victim.from,
+    trashed: rest[0],
+    edited: rest.slice(1, 6),
+  };
+}
+
+/**
+ * Gives the victim a featured image of its own (attached to it), before anything is pulled:
+ * deleting a shared image would change other posts too.
+ */
+async function ownImage(site: ReferenceSite, lang: string, victim: number): Promise<void> {
+  const [image] = site.control.createItems(lang, 'media', 1, { parent: victim });
+  await ok(site, lang, `/cms/v2/posts/${victim}`, {
+    method: 'POST',
+    body: { featured_media: image!.id },
+  });
+}
+
+async function cli(day: Pick<BadDay, 'env'>, argv: string[]): Promise<void> {
+  const result = await runCliCaptured(argv, { env: day.env });
+  if (result.code !== 0)
+    throw new Error(`${argv.join(' ')}: exit ${result.code}: ${result.stderr}`);
+}
+
+/** The bulk edit: five posts through one batch request, as an admin's bulk action sends them. */
+async function bulkEdit(
+  site: ReferenceSite,
+  lang: string,
+  posts: readonly Json[],
+): Promise<Json[]> {
+  const requests = posts.map((post, n) => ({
+    method: 'POST',
+    path: `/cms/v2/posts/${post.id}`,
+    body: {
+      title: `Bulk edited ${post.id}`,
+      content: `<!-- cms:paragraph -->\n<p>Rewritten by the bulk edit of ${post.id}.</p>\n<!-- /cms:paragraph -->`,
+      excerpt: `Excerpt of the bulk edit of ${post.id}.`,
+      ...(n === 3 ? { slug: `bulk-edited-${post.id}` } : {}),
+      ...(n === 4 ? { status: 'draft' } : {}),
+    },
+  }));
+  const answer = await ok(site, lang, '/batch/v1', { method: 'POST', body: { requests } });
+  const statuses = answer.responses.map((response: Json) => response?.status);
+  if (statuses.some((status: number) => status !== 200))
+    throw new Error(`bulk edit: ${JSON.stringify(answer)}`);
+  return Promise.all(posts.map((post) => editItem(site, lang, `/cms/v2/posts/${post.id}`)));
+}
+
+/** Runs the bad day on `site` (language `lang`), with the cache and snapshot in `dir`. */
+export async function badDay(site: ReferenceSite, dir: string, lang = 'pl'): Promise<BadDay> {
+  const cache = join(dir, 'cache.sqlite');
+  const snapshot = join(dir, 'snapshot.sqlite');
+  const args = ['--pipeline', unpacedPipeline(dir), '--site', site.url, '--lang', lang];
+  const env = credentialEnv(site);
+  const chosen = await choose(site, lang);
+  await ownImage(site, lang, chosen.victim.id);
+  const post = await editItem(site, lang, `/cms/v2/posts/${chosen.victim.id}`);
+  const media = await editItem(site, lang, `/cms/v2/media/${post.featured_media}`);
+
+  await cli({ env }, ['pull', ...args, '--cache', cache, '--backup', '--json']);
+  await cli({ env }, ['backup', '--cache', cache, '--to', snapshot]);
+  // Past the second of the pull: site dates have whole seconds.
+  await sleep(1100);
+  const before = new Date().toISOString();
+  await sleep(1100);
+
+  await ok(site, lang, `/cms/v2/posts/${post.id}`, { method: 'DELETE', query: { force: true } });
+  await ok(site, lang, `/cms/v2/media/${media.id}`, { method: 'DELETE', query: { force: true } });
+  const trashed = await editItem(site, lang, `/cms/v2/posts/${chosen.trashed.id}`);
+  await ok(site, lang, `/cms/v2/posts/${trashed.id}`, { method: 'DELETE' });
+  const edits = await bulkEdit(site, lang, chosen.edited);
+  await cli({ env }, ['pull', ...args, '--cache', cache, '--backup', '--json']);
+
+  return {
+    site,
+    lang,
+    cache,
+    snapshot,
+    before,
+    args: [...args, '--cache', cache],
+    env,
+    deleted: { post, media, linkedFrom: chosen.linkedFrom },
+    trashed,
+    edited: chosen.edited.map((was, n) => ({ before: was, after: edits[n] })),
+    slugChanged: chosen.edited[3].id,
+    statusChanged: chosen.edited[4].id,
+  };
+}
