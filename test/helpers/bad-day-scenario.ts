@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { credentialEnv, unpacedPipeline } from './cli-args.js';
-import { callApi, getJson, type Json, type ReferenceSite } from './reference.js';
+import type { ItemType } from '../../src/store/index.js';
+import { callApi, type Json, type ReferenceSite } from './reference.js';
+import { servedItems } from './reliability-compare.js';
 import { runCliCaptured } from './run-cli.js';
 
 /**
@@ -57,18 +59,9 @@ async function editItem(site: ReferenceSite, lang: string, path: string): Promis
   return ok(site, lang, path, { query: { context: 'edit' } });
 }
 
-async function everything(site: ReferenceSite, lang: string, collection: string): Promise<Json[]> {
-  const query = { context: 'edit', status: 'any', per_page: 100, orderby: 'id', order: 'asc' };
-  const items: Json[] = [];
-  for (let page = 1; ; page++) {
-    const response = await getJson(site, lang, `/cms/v2/${collection}`, {
-      auth: true,
-      query: { ...query, page },
-    });
-    if (response.status !== 200) throw new Error(`${collection}: ${response.text}`);
-    items.push(...response.body);
-    if (page >= Number(response.headers.get('x-cms-totalpages'))) return items;
-  }
+/** Every item of a collection the admin sees, in id order (the oracle's own listing). */
+async function everything(site: ReferenceSite, lang: string, type: ItemType): Promise<Json[]> {
+  return [...(await servedItems(site, lang, type, 'edit')).values()];
 }
 
 /** Ids of the items whose raw content contains `link` (the path part is enough). */
@@ -119,8 +112,8 @@ async function ownImage(site: ReferenceSite, lang: string, victim: number): Prom
   });
 }
 
-async function cli(day: Pick<BadDay, 'env'>, argv: string[]): Promise<void> {
-  const result = await runCliCaptured(argv, { env: day.env });
+async function cli(env: NodeJS.ProcessEnv, argv: string[]): Promise<void> {
+  const result = await runCliCaptured(argv, { env });
   if (result.code !== 0)
     throw new Error(`${argv.join(' ')}: exit ${result.code}: ${result.stderr}`);
 }
@@ -160,8 +153,8 @@ export async function badDay(site: ReferenceSite, dir: string, lang = 'pl'): Pro
   const post = await editItem(site, lang, `/cms/v2/posts/${chosen.victim.id}`);
   const media = await editItem(site, lang, `/cms/v2/media/${post.featured_media}`);
 
-  await cli({ env }, ['pull', ...args, '--cache', cache, '--backup', '--json']);
-  await cli({ env }, ['backup', '--cache', cache, '--to', snapshot]);
+  await cli(env, ['pull', ...args, '--cache', cache, '--backup', '--json']);
+  await cli(env, ['backup', '--cache', cache, '--to', snapshot]);
   // Past the second of the pull: site dates have whole seconds.
   await sleep(1100);
   const before = new Date().toISOString();
@@ -172,7 +165,7 @@ export async function badDay(site: ReferenceSite, dir: string, lang = 'pl'): Pro
   const trashed = await editItem(site, lang, `/cms/v2/posts/${chosen.trashed.id}`);
   await ok(site, lang, `/cms/v2/posts/${trashed.id}`, { method: 'DELETE' });
   const edits = await bulkEdit(site, lang, chosen.edited);
-  await cli({ env }, ['pull', ...args, '--cache', cache, '--backup', '--json']);
+  await cli(env, ['pull', ...args, '--cache', cache, '--backup', '--json']);
 
   return {
     site,
