@@ -35,7 +35,8 @@ import {
   type OutputSpec,
   type WriteResult,
 } from './output-writer.js';
-import { openStaging, readStamp, recoverOutput, stampOf, type Staging } from './output-switch.js';
+import { canSkipBuild, modelUnchanged, outputHoldsBuild, sameTheme } from './freshness.js';
+import { openStaging, recoverOutput, stampOf, type Staging } from './output-switch.js';
 import { RENDER_CHUNK, renderInChunks } from './chunked-render.js';
 import type { RenderInput } from './eleventy-renderer.js';
 import { inProcessWorkers, type BuildWorkers } from './build-workers.js';
@@ -108,25 +109,6 @@ export interface BuildReport {
   removedFiles: string[];
 }
 
-/**
- * Whether a build can be skipped before any model is loaded: the pull changed nothing, the
- * theme did not change, and every file of the last build is still on disk.
- */
-export function canSkipBuild(
-  options: Pick<BuildOptions, 'outDir' | 'templatesDir' | 'previous' | 'changed'>,
-): boolean {
-  const { changed, previous } = options;
-  if (!changed || changed.items !== 0 || changed.site) return false;
-  if (!isCurrentManifest(previous)) return false;
-  recoverOutput(options.outDir);
-  if (readStamp(options.outDir) !== stampOf(previous)) return false;
-  const templates = scanTemplates(options.templatesDir ?? defaultTemplatesDir());
-  return (
-    previous.templatesHash === templates.hash &&
-    filesIntact(previous, listOutputFiles(options.outDir))
-  );
-}
-
 /** One language's site from its model (`runBuild` makes the models from the cache). */
 export async function buildFromModel(
   model: SiteModel,
@@ -140,19 +122,14 @@ export async function buildFromModel(
   // A switch a killed build committed is finished first; its uncommitted staging is dropped.
   recoverOutput(options.outDir);
   const given = isCurrentManifest(options.previous) ? options.previous : undefined;
-  // The manifest describes this folder only when the folder holds that build (its stamp):
-  // another --out, or a build killed between its switch and its record, holds something else.
-  const ours = given !== undefined && readStamp(options.outDir) === stampOf(given);
+  // The manifest describes this folder only when the folder holds that build.
+  const ours = given !== undefined && outputHoldsBuild(options.outDir, given);
   const previous = ours ? given : undefined;
   const onDisk = (ours ? options.filesOnDisk : undefined) ?? listOutputFiles(options.outDir);
-  const sameTheme =
-    previous !== undefined &&
-    previous.templatesHash === templates.hash &&
-    filesIntact(previous, onDisk);
-
   const changed = options.changed;
-  if (sameTheme && changed && changed.items === 0 && !changed.site)
-    return skippedReport(previous, started);
+  const skipFacts = { previous, templatesHash: templates.hash, onDisk, changed };
+  if (canSkipBuild(skipFacts)) return skippedReport(skipFacts.previous, started);
+  const intact = sameTheme(previous, templates.hash, onDisk);
 
   const phases: BuildPhases = {
     scan: secondsSince(started),
@@ -188,7 +165,7 @@ export async function buildFromModel(
   searchFiles.catch(() => undefined);
 
   const plan = planPlaced(placed);
-  if (sameTheme && !changed && previous.modelDigest === plan.modelDigest) {
+  if (intact && !changed && modelUnchanged(previous, plan.modelDigest)) {
     // Same digests, files intact: no bundle was stale, nothing is being indexed.
     await searchFiles;
     return { ...skippedReport(previous, started), warnings: plan.warnings };
@@ -337,10 +314,6 @@ function withCheckedPublicUrl(model: SiteModel): SiteModel {
   return url.href === model.site.publicUrl
     ? model
     : { ...model, site: { ...model.site, publicUrl: url.href } };
-}
-
-function filesIntact(manifest: BuildManifest, onDisk: ReadonlySet<string>): boolean {
-  return Object.keys(manifest.files).every((file) => onDisk.has(file));
 }
 
 /**

@@ -11,7 +11,7 @@
 import path from 'node:path';
 import type { EleventyPageResult, EleventyUserConfig } from '@11ty/eleventy';
 import { InputError, UnsafePathError } from '../errors.js';
-import { relativeSitePath } from '../transform/site-paths.js';
+import { relativeSitePath } from '../transform/index.js';
 import { safeRelativeFile } from './safe-output-path.js';
 import { JOB_KINDS, type CmsGlobalData, type Job, type JobKind } from './template-data.js';
 

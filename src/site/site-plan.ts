@@ -7,7 +7,7 @@
  * Entries whose path is unsafe or collides with another output are left out with a warning;
  * non-public entries are left out whatever the model builder did.
  */
-import { sitePathToFilePath } from '../transform/site-paths.js';
+import { sitePathToFilePath } from '../transform/index.js';
 import { digestOf } from './digest.js';
 import { atomFeed, type FeedEntry } from './feed-xml.js';
 import { htmlToText, truncateText } from './html-text.js';
