@@ -78,11 +78,6 @@ export interface TransformSummary {
   moved: string[];
 }
 
-/** Site paths of every public post and page of a language, pages first (they own short paths). */
-export function publicSitePaths(store: Store, lang: string, homeUrl: string): Map<string, string> {
-  return assignSitePaths(publicCandidates(store, lang), homeUrl);
-}
-
 /**
  * Every public page, then post, of a language without reading its JSON into JavaScript (the
  * public rule runs in SQL): one pass, the cost of a run with nothing to transform.
