@@ -22,6 +22,7 @@ import {
   type ManifestFile,
 } from './build-manifest.js';
 import { isCurrent, keptPages, madeFiles, themePages } from './build-outputs.js';
+import { traceFromEnvironment, type BuildTrace } from './build-trace.js';
 import { inProcessWorkers, type BuildWorkers, type SearchBundles } from './build-workers.js';
 import { RENDER_CHUNK } from './chunked-render.js';
 import { canSkipBuild, modelUnchanged, outputHoldsBuild, sameTheme } from './freshness.js';
@@ -65,6 +66,11 @@ export interface BuildOptions extends Omit<PlanOptions, 'templatesHash'> {
    * this thread (the caller closes them). @default this thread
    */
   workers?: BuildWorkers;
+  /**
+   * Called before each step that changes the output, with a line naming it (`build-trace.ts`).
+   * @default the trace `CMS_MIRROR_BUILD_TRACE` asks for, else none
+   */
+  trace?: BuildTrace;
   /** Pages per Eleventy run; the pages of one are written while the next renders. @default 1000 */
   renderChunkSize?: number;
 }
@@ -116,7 +122,8 @@ export async function buildFromModel(
   const checkedModel = withCheckedPublicUrl(model);
   const templates = scanTemplates(templatesDir);
   // A switch a killed build committed is finished first; its uncommitted staging is dropped.
-  recoverOutput(options.outDir);
+  const trace = options.trace ?? traceFromEnvironment();
+  recoverOutput(options.outDir, trace);
   const { previous, known } = knownOutput(options);
   const changed = options.changed;
   const skipFacts = { previous, templatesHash: templates.hash, onDisk: known.onDisk, changed };
@@ -158,7 +165,7 @@ export async function buildFromModel(
   }
   phases.plan = secondsSince(planStarted);
   // Every file goes to the staging area first; the output changes only at `commit`.
-  const staging = openStaging(options.outDir);
+  const staging = openStaging(options.outDir, trace);
   try {
     const run = { options, templatesDir, templates, plan, known, staging, workers, phases };
     const written = await renderAndWrite(run, { searchFiles, bundleFiles });

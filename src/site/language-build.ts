@@ -9,6 +9,7 @@ import { transformKey } from '../transform/index.js';
 import { isCurrentManifest } from './build-manifest.js';
 import { buildFromModel, type BuildReport } from './build-site.js';
 import type { LanguageBuild } from './build-summary.js';
+import type { BuildTrace } from './build-trace.js';
 import type { BuildWorkers } from './build-workers.js';
 import { digestOf } from './digest.js';
 import {
@@ -24,7 +25,12 @@ export interface LanguageJob {
   lang: string;
   /** Every language the switcher shows. */
   languages: readonly string[];
-  options: { force?: boolean | undefined; pulled: boolean; onLine?: (line: string) => void };
+  options: {
+    force?: boolean | undefined;
+    pulled: boolean;
+    onLine?: (line: string) => void;
+    trace: BuildTrace;
+  };
   prepared: PreparedLanguage;
   /** Digest of the other languages' public site paths (when pairing by id). */
   othersDigest: string;
@@ -83,6 +89,7 @@ export async function buildLanguage(
     ...(trusted && previous ? { filesOnDisk: new Set(Object.keys(previous.files)) } : {}),
     postsPerPage: settings.build.postsPerPage,
     workers: job.workers(),
+    trace: options.trace,
   });
   store.buildState.record(
     lang,

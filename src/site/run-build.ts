@@ -14,6 +14,7 @@ import type { Settings } from '../config/settings.js';
 import { ConfigError } from '../errors.js';
 import type { Store } from '../store/index.js';
 import { addToTotal, type BuildSummary } from './build-summary.js';
+import { traceFromEnvironment, type BuildTrace } from './build-trace.js';
 import { startBuildWorkers, type BuildWorkers } from './build-workers.js';
 import { digestOf } from './digest.js';
 import { buildLanguage } from './language-build.js';
@@ -51,6 +52,12 @@ export interface RunBuildOptions {
    * while the main thread transforms the first. @default 500
    */
   readonly offloadTransformFrom?: number;
+  /**
+   * Called before each step that changes the output (a file staged, the switch committed, a
+   * file switched...), with a line naming it. @default the trace `CMS_MIRROR_BUILD_TRACE` asks
+   * for (`build-trace.ts`), else none
+   */
+  readonly trace?: BuildTrace;
 }
 
 export async function runBuild(
@@ -69,7 +76,8 @@ export async function runBuild(
   const pairsById = settings.translations === 'same-id';
   checkOutputDir(settings.output);
   // A switch a killed build committed is finished before anything is decided from the output.
-  for (const lang of languages) recoverOutput(path.join(settings.output, lang));
+  const trace = options.trace ?? traceFromEnvironment();
+  for (const lang of languages) recoverOutput(path.join(settings.output, lang), trace);
   const summary: BuildSummary = {
     languages: {},
     total: { written: 0, unchanged: 0, removed: 0, pages: 0, seconds: 0, wallSeconds: 0 },
@@ -102,7 +110,7 @@ export async function runBuild(
       const result = await buildLanguage(store, settings, {
         lang,
         languages: shown,
-        options: { ...options, pulled: options.pulledChanges !== undefined },
+        options: { ...options, pulled: options.pulledChanges !== undefined, trace },
         prepared: prepared.get(lang) as PreparedLanguage,
         othersDigest: digestOf(others),
         sourcesAt,
