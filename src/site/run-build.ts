@@ -1,13 +1,14 @@
 /**
- * The build stage for every language of a pipeline: transform what is stale, then build the
- * language's static site from the cache, incrementally. Languages are built one after the
+ * The build stage for every language of a pipeline: transform what is stale (the transform's
+ * entry point, through `prepare-languages.ts`), then build each language's static site from
+ * the cache, incrementally (`language-build.ts`). Languages are built one after the
  * other: in parallel they gain nothing on two cores and hold two models in memory.
  *
  * Whether a language needs building is decided from the cache alone, so that an interrupted
  * run is finished by the next one whatever its pull counted: the language is skipped only when
  * its last build completed, nothing of it was written to `items` since that build started
  * reading (nor to `transformed` since it ended), the transform version, site, translations
- * and theme are the same, and the output's directories are still there.
+ * and theme are the same, and the output's directories are still there (`freshness.ts`).
  */
 import path from 'node:path';
 import type { Settings } from '../config/settings.js';
