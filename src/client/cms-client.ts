@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import PQueue from 'p-queue';
 import { Agent, type Dispatcher } from 'undici';
-import { HttpError, SiteError } from '../errors.js';
+import { HttpError } from '../errors.js';
 import { basicAuthHeader } from './auth.js';
 import {
   batchBody,
@@ -12,13 +12,8 @@ import {
 } from './batch.js';
 import { Collector, type RawResponse } from './collect-handler.js';
 import { resolveClientOptions, type ClientOptions, type ResolvedClientOptions } from './options.js';
-import {
-  hasNextPage,
-  integerHeader,
-  isPastLastPageCode,
-  parseLinkHeader,
-  positiveInteger,
-} from './pagination.js';
+import { listPageOf } from './list-page.js';
+import { isPastLastPageCode, positiveInteger } from './pagination.js';
 import { walkPages, type WalkOptions } from './page-walk.js';
 import { buildApiUrl, type Query } from './query.js';
 import { redactUrl } from './redact.js';
@@ -252,37 +247,11 @@ export class CmsClient {
       }
       throw error;
     }
-    if (!Array.isArray(response.data)) {
-      throw new SiteError(
-        response.url,
-        `${response.url} answered ${describeJson(response.data)} where a list was expected`,
-      );
-    }
-    if (query['per_page'] !== undefined && response.data.length > perPage) {
-      // A server that ignores per_page (and so probably page too) would make a page walk endless.
-      throw new SiteError(
-        response.url,
-        `${response.url} answered ${response.data.length} items where per_page=${perPage} allows ${perPage}: it does not page like a cms-json site`,
-      );
-    }
-    const items = response.data as T[];
-    const totalPages = integerHeader(response.headers['x-cms-totalpages']);
-    const linkHeader = response.headers['link'];
-    const hasNext = hasNextPage({
+    return listPageOf<T>(response, {
       page,
       perPage,
-      itemCount: items.length,
-      totalPages,
-      links: linkHeader === undefined ? undefined : parseLinkHeader(linkHeader),
+      perPageAsked: query['per_page'] !== undefined,
     });
-    return {
-      items,
-      page,
-      perPage,
-      total: integerHeader(response.headers['x-cms-total']),
-      totalPages,
-      hasNext,
-    };
   }
 
   /**
@@ -412,10 +381,4 @@ function lowerKeys(headers: Readonly<Record<string, string>> | undefined): Recor
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers ?? {})) out[name.toLowerCase()] = value;
   return out;
-}
-
-function describeJson(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }

@@ -15,6 +15,12 @@ export interface BuildOptions {
   readonly onLine?: (line: string) => void;
   /** A session's kept render workers (watch); @default workers for this build only */
   readonly workers?: () => BuildWorkers;
+  /**
+   * Called before each step that changes the output (`stage pl 2024/a/index.html`,
+   * `commit pl`, `switch pl ...`, `switched pl`, `recover pl forward`), e.g. to log or test
+   * them. @default the trace the environment asks for (`CMS_MIRROR_BUILD_TRACE`), else none
+   */
+  readonly trace?: (step: string) => void;
 }
 
 export type BuildResult = BuildSummary;
@@ -36,6 +42,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       ...(options.force ? { force: true } : {}),
       ...(options.onLine ? { onLine: options.onLine } : {}),
       ...(options.workers ? { workers: options.workers } : {}),
+      ...(options.trace ? { trace: options.trace } : {}),
     });
   } finally {
     store.close();

@@ -1,25 +1,19 @@
 /**
- * The build runner: one language's static site from a `SiteModel`, incrementally.
+ * The build runner: one language's static site from a `SiteModel`, incrementally. Each phase
+ * is a module of its own:
  *
- * 1. Skip entirely when the pull changed nothing (or the model digests the same), the theme is
- *    unchanged and every file of the last build is still on disk.
- * 2. Plan (pure): every output with the digest of its input.
- * 3. Render with Eleventy only the pages whose digest changed or whose file is missing, while
- *    Pagefind (its own process) re-indexes only the search bundles whose documents changed.
- * 4. Write only files whose bytes changed; delete what is no longer produced.
+ * - skip (`freshness.ts`) entirely when the pull changed nothing (or the model digests the
+ *   same), the theme is unchanged and every file of the last build is still on disk;
+ * - plan (`site-plan.ts`, pure): every output with the digest of its input, the output formats
+ *   of `output-formats.ts` among them;
+ * - render (`staged-writes.ts`) with Eleventy only the pages whose digest changed or whose file
+ *   is missing, while Pagefind (its own process) re-indexes only the search bundles whose
+ *   documents changed (`search-outputs.ts`);
+ * - write (`build-outputs.ts`, `output-writer.ts`) only files whose bytes changed to a staging
+ *   area, and switch it over the output (`output-switch.ts`), deleting what is no longer made.
  */
-import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { ConfigError } from '../errors.js';
-import {
-  ASSETS_DIR,
-  BUILD_VERSION,
-  placeSite,
-  planPlaced,
-  type PlannedJob,
-  type PlanOptions,
-  type SitePlan,
-} from './site-plan.js';
 import {
   isCurrentManifest,
   manifestFiles,
@@ -27,21 +21,25 @@ import {
   type BuildManifest,
   type ManifestFile,
 } from './build-manifest.js';
-import { digestOf } from './digest.js';
-import {
-  listOutputFiles,
-  mergeResults,
-  writeOutputs,
-  type OutputSpec,
-  type WriteResult,
-} from './output-writer.js';
-import { openStaging, readStamp, recoverOutput, stampOf, type Staging } from './output-switch.js';
-import { RENDER_CHUNK, renderInChunks } from './chunked-render.js';
-import type { RenderInput } from './eleventy-renderer.js';
-import { inProcessWorkers, type BuildWorkers } from './build-workers.js';
-import { SEARCH_DIR, type SearchShard } from './search-plan.js';
+import { isCurrent, keptPages, madeFiles, themePages } from './build-outputs.js';
+import { traceFromEnvironment, type BuildTrace } from './build-trace.js';
+import { inProcessWorkers, type BuildWorkers, type SearchBundles } from './build-workers.js';
+import { RENDER_CHUNK } from './chunked-render.js';
+import { canSkipBuild, modelUnchanged, outputHoldsBuild, sameTheme } from './freshness.js';
+import { listOutputFiles, mergeResults, writeOutputs, type WriteResult } from './output-writer.js';
+import { openStaging, recoverOutput, stampOf, type Staging } from './output-switch.js';
+import { filesByBundle, searchOutputs, staleShards } from './search-outputs.js';
+import { SEARCH_DIR } from './search-plan.js';
 import type { ChangeSet, SiteModel } from './site-model.js';
-import { scanTemplates } from './template-files.js';
+import {
+  BUILD_VERSION,
+  placeSite,
+  planPlaced,
+  type PlanOptions,
+  type SitePlan,
+} from './site-plan.js';
+import { renderPages, writeYielding, type KnownOutput } from './staged-writes.js';
+import { scanTemplates, type TemplatesScan } from './template-files.js';
 import { defaultTemplatesDir } from './templates-dir.js';
 
 export interface BuildOptions extends Omit<PlanOptions, 'templatesHash'> {
@@ -68,6 +66,11 @@ export interface BuildOptions extends Omit<PlanOptions, 'templatesHash'> {
    * this thread (the caller closes them). @default this thread
    */
   workers?: BuildWorkers;
+  /**
+   * Called before each step that changes the output, with a line naming it (`build-trace.ts`).
+   * @default the trace `CMS_MIRROR_BUILD_TRACE` asks for, else none
+   */
+  trace?: BuildTrace;
   /** Pages per Eleventy run; the pages of one are written while the next renders. @default 1000 */
   renderChunkSize?: number;
 }
@@ -108,25 +111,6 @@ export interface BuildReport {
   removedFiles: string[];
 }
 
-/**
- * Whether a build can be skipped before any model is loaded: the pull changed nothing, the
- * theme did not change, and every file of the last build is still on disk.
- */
-export function canSkipBuild(
-  options: Pick<BuildOptions, 'outDir' | 'templatesDir' | 'previous' | 'changed'>,
-): boolean {
-  const { changed, previous } = options;
-  if (!changed || changed.items !== 0 || changed.site) return false;
-  if (!isCurrentManifest(previous)) return false;
-  recoverOutput(options.outDir);
-  if (readStamp(options.outDir) !== stampOf(previous)) return false;
-  const templates = scanTemplates(options.templatesDir ?? defaultTemplatesDir());
-  return (
-    previous.templatesHash === templates.hash &&
-    filesIntact(previous, listOutputFiles(options.outDir))
-  );
-}
-
 /** One language's site from its model (`runBuild` makes the models from the cache). */
 export async function buildFromModel(
   model: SiteModel,
@@ -138,21 +122,13 @@ export async function buildFromModel(
   const checkedModel = withCheckedPublicUrl(model);
   const templates = scanTemplates(templatesDir);
   // A switch a killed build committed is finished first; its uncommitted staging is dropped.
-  recoverOutput(options.outDir);
-  const given = isCurrentManifest(options.previous) ? options.previous : undefined;
-  // The manifest describes this folder only when the folder holds that build (its stamp):
-  // another --out, or a build killed between its switch and its record, holds something else.
-  const ours = given !== undefined && readStamp(options.outDir) === stampOf(given);
-  const previous = ours ? given : undefined;
-  const onDisk = (ours ? options.filesOnDisk : undefined) ?? listOutputFiles(options.outDir);
-  const sameTheme =
-    previous !== undefined &&
-    previous.templatesHash === templates.hash &&
-    filesIntact(previous, onDisk);
-
+  const trace = options.trace ?? traceFromEnvironment();
+  recoverOutput(options.outDir, trace);
+  const { previous, known } = knownOutput(options);
   const changed = options.changed;
-  if (sameTheme && changed && changed.items === 0 && !changed.site)
-    return skippedReport(previous, started);
+  const skipFacts = { previous, templatesHash: templates.hash, onDisk: known.onDisk, changed };
+  if (canSkipBuild(skipFacts)) return skippedReport(skipFacts.previous, started);
+  const intact = sameTheme(previous, templates.hash, known.onDisk);
 
   const phases: BuildPhases = {
     scan: secondsSince(started),
@@ -161,7 +137,7 @@ export async function buildFromModel(
     search: 0,
     write: 0,
   };
-  let mark = performance.now();
+  const planStarted = performance.now();
   const placed = placeSite(checkedModel, {
     postsPerPage: options.postsPerPage,
     feedSize: options.feedSize,
@@ -169,145 +145,144 @@ export async function buildFromModel(
     search: options.search,
     templatesHash: templates.hash,
   });
-  // Files of a folder the manifest does not describe are all stale unless made again.
-  const before = given !== undefined && !ours ? unknownFiles(onDisk) : manifestFiles(previous);
-  const isCurrent = (file: string, input: string): boolean =>
-    before.get(file)?.input === input && onDisk.has(file);
-
   // Pagefind indexes in its own process while the rest is planned, rendered and written.
-  const bundleFiles = filesByBundle(before);
-  const staleShards = placed.search.shards.filter(
-    (shard) => !shardIsCurrent(shard, bundleFiles.get(shard.dir) ?? [], onDisk),
-  );
+  const bundleFiles = filesByBundle(known.before);
   const searchStarted = performance.now();
-  const searchFiles = workers.indexShards(staleShards, placed.search.lang).then((files) => {
-    phases.search = secondsSince(searchStarted);
-    return files;
-  });
+  const searchFiles = workers
+    .indexShards(staleShards(placed.search, bundleFiles, known), placed.search.lang)
+    .then((files) => {
+      phases.search = secondsSince(searchStarted);
+      return files;
+    });
   // Keep a rejection from going unhandled while the rest is awaited.
   searchFiles.catch(() => undefined);
 
   const plan = planPlaced(placed);
-  if (sameTheme && !changed && previous.modelDigest === plan.modelDigest) {
+  if (intact && !changed && modelUnchanged(previous, plan.modelDigest)) {
     // Same digests, files intact: no bundle was stale, nothing is being indexed.
     await searchFiles;
     return { ...skippedReport(previous, started), warnings: plan.warnings };
   }
-  phases.plan = secondsSince(mark);
-  mark = performance.now();
+  phases.plan = secondsSince(planStarted);
   // Every file goes to the staging area first; the output changes only at `commit`.
-  const staging = openStaging(options.outDir);
+  const staging = openStaging(options.outDir, trace);
   try {
-    const toRender = plan.jobs.filter((job) => !isCurrent(job.file, job.digest));
-    const warnings = [...plan.warnings];
-    const outputs: OutputSpec[] = [];
-    const extrasInput = digestOf('extras', plan.siteDigest);
-    const rendering = await renderPages(
-      workers,
-      { templatesDir, global: plan.global, outDir: options.outDir },
-      toRender,
-      { staging, before, onDisk, chunkSize: options.renderChunkSize ?? RENDER_CHUNK },
-    );
-    warnings.push(...rendering.warnings);
-    const renderedFiles = new Set(toRender.map((planned) => planned.file));
-    for (const planned of plan.jobs) {
-      if (!renderedFiles.has(planned.file))
-        outputs.push({ file: planned.file, input: planned.digest });
-    }
-
-    if (rendering.extras) {
-      const planned = plannedFiles(
-        plan,
-        templates.assets.map((asset) => asset.file),
-      );
-      for (const [file, content] of rendering.extras) {
-        if (
-          planned.has(file) ||
-          file.startsWith(`${ASSETS_DIR}/`) ||
-          file.startsWith(`${SEARCH_DIR}/`)
-        ) {
-          warnings.push(`The theme's page ${file} left out: the build writes that file itself.`);
-          continue;
-        }
-        outputs.push({ file, input: extrasInput, content });
-      }
-    } else {
-      // Theme pages of their own are only rendered with the jobs; keep them while nothing changed.
-      for (const [file, entry] of before) {
-        if (entry.input === extrasInput && onDisk.has(file))
-          outputs.push({ file, input: extrasInput });
-      }
-    }
-
-    for (const file of plan.files) {
-      outputs.push({
-        file: file.file,
-        input: file.input,
-        content: isCurrent(file.file, file.input) ? undefined : file.content,
-      });
-    }
-    for (const asset of templates.assets) {
-      outputs.push({
-        file: asset.file,
-        input: asset.sha256,
-        content: isCurrent(asset.file, asset.sha256)
-          ? undefined
-          : () => fs.readFileSync(asset.source),
-      });
-    }
-
-    phases.render = secondsSince(mark);
-    mark = performance.now();
-    // Pages are written while Pagefind may still be indexing; its bundles go last.
-    const pagesWritten = mergeResults(
-      rendering.staged,
-      await writeYielding(staging, outputs, before, onDisk, rendering.staged.files),
-    );
-    const rebuilt = await searchFiles;
-    const searchOutputs: OutputSpec[] = [];
-    for (const shard of plan.search.shards) {
-      const files = rebuilt.get(shard.index);
-      if (files) {
-        for (const [file, content] of files)
-          searchOutputs.push({ file, input: shard.digest, content });
-      } else {
-        for (const [file] of bundleFiles.get(shard.dir) ?? [])
-          searchOutputs.push({ file, input: shard.digest });
-      }
-    }
-    const searchWritten = writeOutputs(staging, searchOutputs, before, onDisk, {
-      removeStale: true,
-      alsoProduced: pagesWritten.files,
-    });
-    const written = mergeResults(pagesWritten, searchWritten);
-    // Writing overlaps the search index; this is the wall time from rendered to written.
-    phases.write = secondsSince(mark);
-    const manifest: BuildManifest = {
-      version: MANIFEST_VERSION,
-      buildVersion: BUILD_VERSION,
-      templatesHash: templates.hash,
-      modelDigest: plan.modelDigest,
-      files: Object.fromEntries(written.files),
-    };
-    staging.commit(written.removedFiles, stampOf(manifest));
-    return {
-      written: written.written,
-      unchanged: written.unchanged,
-      removed: written.removed,
-      pages: countPages(manifest),
-      rendered: rendering.rendered,
-      seconds: secondsSince(started),
-      phases,
-      skipped: false,
-      manifest,
-      warnings,
-      writtenFiles: written.writtenFiles,
-      removedFiles: written.removedFiles,
-    };
+    const run = { options, templatesDir, templates, plan, known, staging, workers, phases };
+    const written = await renderAndWrite(run, { searchFiles, bundleFiles });
+    return committed(run, written, started);
   } catch (error) {
     staging.discard();
     throw error;
   }
+}
+
+/**
+ * The previous build, when the folder holds it (its stamp), and the files on disk: listed,
+ * unless the caller knows them. Files of a folder no manifest describes are all stale unless
+ * made again.
+ */
+function knownOutput(options: BuildOptions): {
+  previous: BuildManifest | undefined;
+  known: KnownOutput;
+} {
+  const given = isCurrentManifest(options.previous) ? options.previous : undefined;
+  const ours = given !== undefined && outputHoldsBuild(options.outDir, given);
+  const previous = ours ? given : undefined;
+  const onDisk = (ours ? options.filesOnDisk : undefined) ?? listOutputFiles(options.outDir);
+  const before = given !== undefined && !ours ? unknownFiles(onDisk) : manifestFiles(previous);
+  return { previous, known: { before, onDisk } };
+}
+
+/** One build past its plan, with its staging open. */
+interface BuildRun {
+  options: BuildOptions;
+  templatesDir: string;
+  templates: TemplatesScan;
+  plan: SitePlan;
+  known: KnownOutput;
+  staging: Staging;
+  workers: BuildWorkers;
+  phases: BuildPhases;
+}
+
+interface StagedBuild {
+  written: WriteResult;
+  rendered: number;
+  warnings: string[];
+}
+
+/** Renders the changed pages, then stages every file, the search bundles last. */
+async function renderAndWrite(
+  run: BuildRun,
+  search: {
+    searchFiles: Promise<SearchBundles>;
+    bundleFiles: Map<string, [string, ManifestFile][]>;
+  },
+): Promise<StagedBuild> {
+  const { plan, known, staging, phases } = run;
+  let mark = performance.now();
+  const toRender = plan.jobs.filter((job) => !isCurrent(known, job.file, job.digest));
+  const rendering = await renderPages(
+    run.workers,
+    { templatesDir: run.templatesDir, global: plan.global, outDir: run.options.outDir },
+    toRender,
+    { ...known, staging, chunkSize: run.options.renderChunkSize ?? RENDER_CHUNK },
+  );
+  const warnings = [...plan.warnings, ...rendering.warnings];
+  const outputs = [
+    ...keptPages(plan, toRender),
+    ...themePages(rendering.extras, run, warnings),
+    ...madeFiles(plan, run.templates, known),
+  ];
+  phases.render = secondsSince(mark);
+  mark = performance.now();
+  // Pages are written while Pagefind may still be indexing; its bundles go last.
+  const pagesWritten = mergeResults(
+    rendering.staged,
+    await writeYielding(staging, outputs, known, rendering.staged.files),
+  );
+  const rebuilt = await search.searchFiles;
+  const searchWritten = writeOutputs(
+    staging,
+    searchOutputs(plan.search, rebuilt, search.bundleFiles),
+    known.before,
+    known.onDisk,
+    { removeStale: true, alsoProduced: pagesWritten.files },
+  );
+  // Writing overlaps the search index; this is the wall time from rendered to written.
+  phases.write = secondsSince(mark);
+  return {
+    written: mergeResults(pagesWritten, searchWritten),
+    rendered: rendering.rendered,
+    warnings,
+  };
+}
+
+/** Commits the staged files (the switch) and reports. */
+function committed(run: BuildRun, staged: StagedBuild, started: number): BuildReport {
+  const { written } = staged;
+  const manifest: BuildManifest = {
+    version: MANIFEST_VERSION,
+    buildVersion: BUILD_VERSION,
+    templatesHash: run.templates.hash,
+    modelDigest: run.plan.modelDigest,
+    files: Object.fromEntries(written.files),
+  };
+  run.staging.commit(written.removedFiles, stampOf(manifest));
+  return {
+    written: written.written,
+    unchanged: written.unchanged,
+    removed: written.removed,
+    pages: countPages(manifest),
+    rendered: staged.rendered,
+    seconds: secondsSince(started),
+    phases: run.phases,
+    skipped: false,
+    manifest,
+    warnings: staged.warnings,
+    writtenFiles: written.writtenFiles,
+    removedFiles: written.removedFiles,
+  };
 }
 
 /** Every file of a folder no manifest describes, as a previous output nothing is known of. */
@@ -337,128 +312,6 @@ function withCheckedPublicUrl(model: SiteModel): SiteModel {
   return url.href === model.site.publicUrl
     ? model
     : { ...model, site: { ...model.site, publicUrl: url.href } };
-}
-
-function filesIntact(manifest: BuildManifest, onDisk: ReadonlySet<string>): boolean {
-  return Object.keys(manifest.files).every((file) => onDisk.has(file));
-}
-
-/**
- * Files written between two turns of the event loop. Writing is synchronous; in one piece,
- * twenty thousand files would block the loop for seconds, and Pagefind, which is fed records
- * and answers through it, would sit idle meanwhile.
- */
-const WRITE_CHUNK = 500;
-
-async function writeYielding(
-  staging: Staging,
-  outputs: readonly OutputSpec[],
-  before: ReadonlyMap<string, ManifestFile>,
-  onDisk: ReadonlySet<string>,
-  /** Files an earlier call of this build wrote: none may be produced again. */
-  alreadyWritten?: ReadonlyMap<string, ManifestFile>,
-): Promise<WriteResult> {
-  const files = new Set<string>(alreadyWritten?.keys());
-  for (const output of outputs) {
-    if (files.has(output.file))
-      throw new Error(`Internal error: ${output.file} is produced twice.`);
-    files.add(output.file);
-  }
-  const results: WriteResult[] = [];
-  for (let start = 0; start < outputs.length; start += WRITE_CHUNK) {
-    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
-    results.push(
-      writeOutputs(staging, outputs.slice(start, start + WRITE_CHUNK), before, onDisk, {
-        removeStale: false,
-      }),
-    );
-  }
-  return mergeResults(...results);
-}
-
-interface RenderedPages {
-  /** The rendered pages, staged as their chunk came back. */
-  staged: WriteResult;
-  /** The theme's own pages; undefined when nothing was rendered. */
-  extras: Map<string, string> | undefined;
-  warnings: string[];
-  rendered: number;
-}
-
-/**
- * Renders the changed pages chunk by chunk and stages each chunk while the next renders (a
- * theme failing on some page leaves the output as it was: the staging is discarded).
- */
-async function renderPages(
-  workers: BuildWorkers,
-  base: Omit<RenderInput, 'jobs'>,
-  toRender: readonly PlannedJob[],
-  disk: {
-    staging: Staging;
-    before: ReadonlyMap<string, ManifestFile>;
-    onDisk: ReadonlySet<string>;
-    chunkSize: number;
-  },
-): Promise<RenderedPages> {
-  const staged: WriteResult[] = [];
-  const warnings: string[] = [];
-  let extras: Map<string, string> | undefined;
-  let rendered = 0;
-  for await (const { jobs, result } of renderInChunks(
-    workers.render,
-    base,
-    toRender,
-    disk.chunkSize,
-  )) {
-    // Every chunk renders the theme's own pages alike; the first chunk's are kept.
-    if (extras === undefined) {
-      extras = result.extras;
-      warnings.push(...result.warnings);
-    }
-    const pages = jobs.map((planned, index) => ({
-      file: planned.file,
-      input: planned.digest,
-      content: result.pages[index],
-    }));
-    rendered += jobs.length;
-    staged.push(await writeYielding(disk.staging, pages, disk.before, disk.onDisk));
-  }
-  return { staged: mergeResults(...staged), extras, warnings, rendered };
-}
-
-/** The previous build's search files by bundle directory (`pagefind/s0`). */
-function filesByBundle(
-  before: ReadonlyMap<string, ManifestFile>,
-): Map<string, [string, ManifestFile][]> {
-  const bundles = new Map<string, [string, ManifestFile][]>();
-  const prefix = `${SEARCH_DIR}/`;
-  for (const [file, entry] of before) {
-    if (!file.startsWith(prefix)) continue;
-    const slash = file.indexOf('/', prefix.length);
-    if (slash < 0) continue;
-    const dir = file.slice(0, slash);
-    const files = bundles.get(dir) ?? [];
-    files.push([file, entry]);
-    bundles.set(dir, files);
-  }
-  return bundles;
-}
-
-function shardIsCurrent(
-  shard: SearchShard,
-  files: readonly [string, ManifestFile][],
-  onDisk: ReadonlySet<string>,
-): boolean {
-  if (files.length === 0) return false;
-  return files.every(([file, entry]) => entry.input === shard.digest && onDisk.has(file));
-}
-
-function plannedFiles(plan: SitePlan, assets: readonly string[]): Set<string> {
-  return new Set([
-    ...plan.jobs.map((job) => job.file),
-    ...plan.files.map((file) => file.file),
-    ...assets,
-  ]);
 }
 
 function countPages(manifest: BuildManifest): number {

@@ -5,7 +5,9 @@
  * `CMS_MIRROR_BUILD_PAUSE="{step}#{n}"` as well (`switch pl#3`), the process stops for a
  * minute right after the n-th line that starts with `{step}`, so that a test can SIGKILL it at
  * exactly that step, whatever the machine's load.
- * Without them every step is a call of a function that does nothing.
+ * Without them every step is a call of a function that does nothing. The environment is the
+ * seam for a child process (the crash tests); a library caller passes its own hook instead
+ * (`build({ trace })`, `runBuild(..., { trace })`, `buildFromModel(..., { trace })`).
  */
 import fs from 'node:fs';
 

@@ -8,7 +8,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { renderJobs, type RenderInput, type RenderResult } from './eleventy-renderer.js';
-import { startWorkerCalls, type WorkerCalls } from './module-worker.js';
+import { startWorkerCalls, type WorkerCalls } from '../worker-calls.js';
 import { oneAtATime } from './one-at-a-time.js';
 import { buildSearchShard, type ShardRequest } from './search-index.js';
 import type { SearchShard } from './search-plan.js';
@@ -54,10 +54,12 @@ export const inProcessWorkers: BuildWorkers = {
  * post never has.
  */
 export function startBuildWorkers(): BuildWorkers {
-  const renderer = startWorkerCalls<RenderInput, RenderResult>('render-worker');
+  const renderer = startWorkerCalls<RenderInput, RenderResult>(
+    new URL('./render-worker.js', import.meta.url),
+  );
   // Graceful: a search worker stops its Pagefind process before it ends.
   const startSearcher = (): WorkerCalls<ShardRequest, Map<string, Uint8Array>> =>
-    startWorkerCalls('search-worker', { graceful: true });
+    startWorkerCalls(new URL('./search-worker.js', import.meta.url), { graceful: true });
   const searchers = [startSearcher()];
   const maxSearchers = Math.max(1, Math.min(2, os.availableParallelism()));
   return {

@@ -11,7 +11,7 @@
 import path from 'node:path';
 import type { EleventyPageResult, EleventyUserConfig } from '@11ty/eleventy';
 import { InputError, UnsafePathError } from '../errors.js';
-import { relativeSitePath } from '../transform/site-paths.js';
+import { relativeSitePath } from '../transform/index.js';
 import { safeRelativeFile } from './safe-output-path.js';
 import { JOB_KINDS, type CmsGlobalData, type Job, type JobKind } from './template-data.js';
 
@@ -94,30 +94,7 @@ export async function renderJobs(input: RenderInput): Promise<RenderResult> {
     );
   }
 
-  const pages: (string | undefined)[] = new Array(jobs.length);
-  const extras = new Map<string, string>();
-  const warnings: string[] = [];
-  for (const result of results) {
-    const match = typeof result.url === 'string' ? JOB_PERMALINK.exec(result.url) : null;
-    if (match) {
-      pages[Number(match[1])] = result.content;
-      continue;
-    }
-    if (typeof result.outputPath !== 'string') continue;
-    const file = path
-      .relative(path.resolve(input.outDir), path.resolve(result.outputPath))
-      .split(path.sep)
-      .join('/');
-    try {
-      safeRelativeFile(input.outDir, file);
-    } catch (error) {
-      if (!(error instanceof UnsafePathError)) throw error;
-      warnings.push(`${result.inputPath} left out: ${error.message}`);
-      continue;
-    }
-    extras.set(file, result.content);
-  }
-
+  const { pages, extras, warnings } = sortResults(results, jobs.length, input.outDir);
   const missing = jobs.filter((_, index) => pages[index] === undefined);
   if (missing.length > 0) {
     const kinds = [...new Set(missing.map((job) => job.kind))].join(', ');
@@ -128,4 +105,36 @@ export async function renderJobs(input: RenderInput): Promise<RenderResult> {
     );
   }
   return { pages: pages as string[], extras, warnings };
+}
+
+/** Each job's page by its permalink; any other page is the theme's own (if its path is safe). */
+function sortResults(
+  results: readonly EleventyPageResult[],
+  jobCount: number,
+  outDir: string,
+): { pages: (string | undefined)[]; extras: Map<string, string>; warnings: string[] } {
+  const pages: (string | undefined)[] = new Array(jobCount);
+  const extras = new Map<string, string>();
+  const warnings: string[] = [];
+  for (const result of results) {
+    const match = typeof result.url === 'string' ? JOB_PERMALINK.exec(result.url) : null;
+    if (match) {
+      pages[Number(match[1])] = result.content;
+      continue;
+    }
+    if (typeof result.outputPath !== 'string') continue;
+    const file = path
+      .relative(path.resolve(outDir), path.resolve(result.outputPath))
+      .split(path.sep)
+      .join('/');
+    try {
+      safeRelativeFile(outDir, file);
+    } catch (error) {
+      if (!(error instanceof UnsafePathError)) throw error;
+      warnings.push(`${result.inputPath} left out: ${error.message}`);
+      continue;
+    }
+    extras.set(file, result.content);
+  }
+  return { pages, extras, warnings };
 }

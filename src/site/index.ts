@@ -1,6 +1,7 @@
 /** The site stage's entry point: what the operations and the CLI may reach. */
 export { runBuild } from './run-build.js';
-export type { BuildSummary, LanguageBuild, LanguagePhases, RunBuildOptions } from './run-build.js';
+export type { BuildSummary, LanguageBuild, LanguagePhases } from './build-summary.js';
+export type { RunBuildOptions } from './run-build.js';
 export type { BuildWorkers } from './build-workers.js';
 export { startStaticServer } from './static-server.js';
 export type { StaticServer } from './static-server.js';

@@ -2,7 +2,7 @@
  * The jobs the templates render: what a post, page, listing, 404 or search page shows, with
  * every link already relative to the page. Built only for pages that are rendered. Pure.
  */
-import { relativeSitePath } from '../transform/site-paths.js';
+import { relativeSitePath } from '../transform/index.js';
 import { htmlToText, truncateText } from './html-text.js';
 import { compare, safeCanonical, type Placed } from './placed-entries.js';
 import type { SearchPlan } from './search-plan.js';

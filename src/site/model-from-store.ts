@@ -10,14 +10,18 @@
  * warning rather than published with remote links.
  */
 import { ConfigError, StoreError } from '../errors.js';
-import { builtAs, FILE_TYPE } from '../collections.js';
+import { FILE_TYPE } from '../collections.js';
 import type { ItemType, Store } from '../store/index.js';
 import type { PublishedEntryRow } from '../store/transformed-repo.js';
-import { htmlFacts, storedHtmlFacts } from '../transform/html-facts.js';
-import { itemKey } from '../transform/item-site-paths.js';
-import { mediaSitePath } from '../transform/media-site-paths.js';
-import { parseItemJson } from '../transform/publication.js';
-import { transformKey } from '../transform/version.js';
+import {
+  htmlFacts,
+  itemKey,
+  mediaSitePath,
+  parseItemJson,
+  readPublished,
+  storedHtmlFacts,
+  transformKey,
+} from '../transform/index.js';
 import { digestOf } from './digest.js';
 import { identityFromSeo } from './site-identity.js';
 import type {
@@ -93,85 +97,45 @@ export function modelFromStore(store: Store, options: ModelFromStoreOptions): Mo
   }
   const publicUrl = withSlash(options.publicUrl ?? homeUrl);
   const name = typeof info.name === 'string' ? info.name : lang;
-
   const mediaPaths = mediaFilesOf(store);
-
-  const others = options.languages
-    .map((language) => language.lang)
-    .filter((other) => other !== lang);
-  // Where each item lives in the other languages: one query per language, not two per entry.
-  // Without evidence that ids pair translations, none is read (and none claimed).
-  const otherPaths =
-    options.translations === 'same-id'
-      ? others.map((other) => [other, store.transformed.publicSitePaths(other)] as const)
-      : [];
-  const mediaItems = new Map<number, FeaturedImage | undefined>();
-  const imageOf = (mediaId: number | null): FeaturedImage | undefined => {
-    if (!mediaId) return undefined;
-    if (!mediaItems.has(mediaId))
-      mediaItems.set(mediaId, featuredImage(store, lang, mediaId, mediaPaths));
-    const image = mediaItems.get(mediaId);
-    return image ? { ...image } : undefined;
-  };
-
-  const entry = (type: ItemType, row: PublishedEntryRow): Entry | undefined => {
-    const sitePath = sitePathOf(row.meta);
-    if (
-      sitePath === undefined ||
-      row.transformVersion !== (options.transformKey ?? transformKey()) ||
-      row.sourceHash !== row.contentHash
-    ) {
-      warnings.push(
-        `${type} ${row.id} left out: not transformed for its current content (run cms-mirror build, which transforms it first).`,
-      );
-      return undefined;
-    }
-    const alternates: Entry['alternates'] = [];
-    for (const [other, paths] of otherPaths) {
-      const otherPath = paths.get(itemKey(type, row.id));
-      if (otherPath !== undefined && otherPath.startsWith('/'))
-        alternates.push({ lang: other, sitePath: otherPath });
-    }
-    // The HTML is read only when a page is rendered or indexed: its digest and the files it
-    // references were stored by the transform (or are worked out here once for older rows).
-    let html: string | undefined;
-    const readHtml = (): string => {
-      html ??= store.transformed.getHtml(lang, type, row.id);
-      if (html === undefined)
-        throw new StoreError(store.file, `The HTML of ${type} ${row.id} (${lang}) is missing.`);
-      return html;
-    };
-    const facts = storedHtmlFacts(row.meta) ?? htmlFacts(readHtml(), sitePath, homeUrl);
-    for (const link of facts.shortLinks ?? [])
-      warnings.push(`${type} ${row.id}: short link ${link} names no public item; left as it is.`);
-    const built: Entry = {
-      id: row.id,
-      sitePath,
-      title: row.title ?? '',
-      excerptHtml: escapeText(row.excerpt ?? ''),
-      dateGmt: row.dateGmt ?? '',
-      modifiedGmt: row.modifiedGmt ?? row.dateGmt ?? '',
-      status: row.status ?? '',
-      protected: false,
-      alternates,
-      contentHash: digestOf(row.contentHash, row.transformVersion),
-      htmlDigest: facts.htmlDigest,
-      htmlMedia: facts.media,
-      get html() {
-        return readHtml();
-      },
-    };
-    const image = imageOf(row.featuredMedia);
-    if (image) built.featuredImage = image;
-    return built;
-  };
-
+  const entry = entryMaker(store, options, { homeUrl, mediaPaths, warnings });
   // Public items only (the rule of `isPublic`, in SQL): drafts and protected items never
   // reach the model.
-  const rows = options.published ?? {
-    pages: builtAs('page').flatMap((type) => store.transformed.listPublished(lang, type)),
-    posts: builtAs('post').flatMap((type) => store.transformed.listPublished(lang, type)),
+  const { posts, pages } = entriesOf(options.published ?? readPublished(store, lang), entry);
+
+  const identity = identityFromSeo(info.seo, { name, url: publicUrl });
+  if (identity?.logo) {
+    // A logo the cache holds is served from the static site, not the old host.
+    const local = mediaPaths.get(identity.logo);
+    if (local) identity.logo = local.sitePath;
+  }
+  return {
+    model: {
+      lang,
+      locale: options.locale ?? lang,
+      site: {
+        name,
+        description: typeof info.description === 'string' ? info.description : '',
+        publicUrl,
+      },
+      languages: siteLanguages(options),
+      identity,
+      posts,
+      pages,
+      // One file per site path: URLs of the same bytes under one name share it.
+      media: [...new Set(mediaPaths.values())],
+    },
+    warnings,
   };
+}
+
+type EntryMaker = (type: ItemType, row: PublishedEntryRow) => Entry | undefined;
+
+/** Posts newest first and pages, from the rows (those not transformed left out). */
+function entriesOf(
+  rows: { pages: readonly PublishedEntryRow[]; posts: readonly PublishedEntryRow[] },
+  entry: EntryMaker,
+): { posts: PostEntry[]; pages: PageEntry[] } {
   const posts: PostEntry[] = [];
   for (const row of rows.posts) {
     const built = entry(row.type, row) as PostEntry | undefined;
@@ -188,42 +152,120 @@ export function modelFromStore(store: Store, options: ModelFromStoreOptions): Mo
     built.menuOrder = row.menuOrder ?? 0;
     pages.push(built);
   }
+  return { posts, pages };
+}
 
-  const identity = identityFromSeo(info.seo, { name, url: publicUrl });
-  if (identity?.logo) {
-    // A logo the cache holds is served from the static site, not the old host.
-    const local = mediaPaths.get(identity.logo);
-    if (local) identity.logo = local.sitePath;
-  }
+/** One entry per row: its site path, translations, facts, featured image, HTML read late. */
+function entryMaker(
+  store: Store,
+  options: ModelFromStoreOptions,
+  context: { homeUrl: string; mediaPaths: ReadonlyMap<string, MediaFile>; warnings: string[] },
+): EntryMaker {
+  const { lang } = options;
+  const { warnings } = context;
+  const currentKey = options.transformKey ?? transformKey();
+  const alternatesOf = alternatesReader(store, options);
+  const imageOf = featuredImages(store, lang, context.mediaPaths);
+  return (type, row) => {
+    const sitePath = sitePathOf(row.meta);
+    if (
+      sitePath === undefined ||
+      row.transformVersion !== currentKey ||
+      row.sourceHash !== row.contentHash
+    ) {
+      warnings.push(
+        `${type} ${row.id} left out: not transformed for its current content (run cms-mirror build, which transforms it first).`,
+      );
+      return undefined;
+    }
+    // The HTML is read only when a page is rendered or indexed: its digest and the files it
+    // references were stored by the transform (or are worked out here once for older rows).
+    let html: string | undefined;
+    const readHtml = (): string => {
+      html ??= store.transformed.getHtml(lang, type, row.id);
+      if (html === undefined)
+        throw new StoreError(store.file, `The HTML of ${type} ${row.id} (${lang}) is missing.`);
+      return html;
+    };
+    const facts = storedHtmlFacts(row.meta) ?? htmlFacts(readHtml(), sitePath, context.homeUrl);
+    for (const link of facts.shortLinks ?? [])
+      warnings.push(`${type} ${row.id}: short link ${link} names no public item; left as it is.`);
+    const built: Entry = {
+      id: row.id,
+      sitePath,
+      title: row.title ?? '',
+      excerptHtml: escapeText(row.excerpt ?? ''),
+      dateGmt: row.dateGmt ?? '',
+      modifiedGmt: row.modifiedGmt ?? row.dateGmt ?? '',
+      status: row.status ?? '',
+      protected: false,
+      alternates: alternatesOf(type, row.id),
+      contentHash: digestOf(row.contentHash, row.transformVersion),
+      htmlDigest: facts.htmlDigest,
+      htmlMedia: facts.media,
+      get html() {
+        return readHtml();
+      },
+    };
+    const image = imageOf(row.featuredMedia);
+    if (image) built.featuredImage = image;
+    return built;
+  };
+}
 
-  const languages: SiteLanguage[] = options.languages.map((language) => {
+/**
+ * Where each item lives in the other languages: one query per language, not two per entry.
+ * Without evidence that ids pair translations, none is read (and none claimed).
+ */
+function alternatesReader(
+  store: Store,
+  options: ModelFromStoreOptions,
+): (type: ItemType, id: number) => Entry['alternates'] {
+  const otherPaths =
+    options.translations === 'same-id'
+      ? options.languages
+          .map((language) => language.lang)
+          .filter((other) => other !== options.lang)
+          .map((other) => [other, store.transformed.publicSitePaths(other)] as const)
+      : [];
+  return (type, id) => {
+    const alternates: Entry['alternates'] = [];
+    for (const [other, paths] of otherPaths) {
+      const otherPath = paths.get(itemKey(type, id));
+      if (otherPath !== undefined && otherPath.startsWith('/'))
+        alternates.push({ lang: other, sitePath: otherPath });
+    }
+    return alternates;
+  };
+}
+
+/** Featured images by media id, each read once. */
+function featuredImages(
+  store: Store,
+  lang: string,
+  mediaPaths: ReadonlyMap<string, MediaFile>,
+): (mediaId: number | null) => FeaturedImage | undefined {
+  const mediaItems = new Map<number, FeaturedImage | undefined>();
+  return (mediaId) => {
+    if (!mediaId) return undefined;
+    if (!mediaItems.has(mediaId))
+      mediaItems.set(mediaId, featuredImage(store, lang, mediaId, mediaPaths));
+    const image = mediaItems.get(mediaId);
+    return image ? { ...image } : undefined;
+  };
+}
+
+/** The switcher's languages, as seen from this one. */
+function siteLanguages(options: ModelFromStoreOptions): SiteLanguage[] {
+  return options.languages.map((language) => {
     const entry: SiteLanguage = {
       lang: language.lang,
       label: language.label ?? LANGUAGE_LABELS[language.lang] ?? language.lang,
-      homePath: language.lang === lang ? './' : `../${encodeURIComponent(language.lang)}/`,
+      homePath: language.lang === options.lang ? './' : `../${encodeURIComponent(language.lang)}/`,
     };
     if (language.hreflang) entry.hreflang = language.hreflang;
     return entry;
   });
-
-  return {
-    model: {
-      lang,
-      locale: options.locale ?? lang,
-      site: {
-        name,
-        description: typeof info.description === 'string' ? info.description : '',
-        publicUrl,
-      },
-      languages,
-      identity,
-      posts,
-      pages,
-      // One file per site path: URLs of the same bytes under one name share it.
-      media: [...new Set(mediaPaths.values())],
-    },
-    warnings,
-  };
 }
 
 function sitePathOf(meta: unknown): string | undefined {

@@ -3,12 +3,10 @@
  * canonical site path, and no two claiming one file. Pure.
  */
 import { UnsafePathError } from '../errors.js';
+import { htmlDigestOf, localReferences, sitePathToFilePath } from '../transform/index.js';
 import { digestOf } from './digest.js';
-import { htmlDigestOf } from '../transform/html-facts.js';
-import { localReferences } from './media-refs.js';
 import type { PathClaims } from './path-claims.js';
 import { checkedSitePath, checkSitePath } from './safe-output-path.js';
-import { sitePathToFilePath } from '../transform/site-paths.js';
 import {
   isPublicEntry,
   type Entry,

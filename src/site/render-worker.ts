@@ -5,7 +5,7 @@
  * chunks render one after the other, in order.
  */
 import { renderJobs } from './eleventy-renderer.js';
-import { serveCalls } from './module-worker.js';
+import { serveCalls } from '../worker-calls.js';
 import { oneAtATime } from './one-at-a-time.js';
 
 // Warm-up only: a failed import surfaces again, with its message, at the first render.

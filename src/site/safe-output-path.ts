@@ -16,7 +16,7 @@ import {
   isPlainSitePath,
   normalizeSitePath,
   sitePathToFilePath,
-} from '../transform/site-paths.js';
+} from '../transform/index.js';
 
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const UNSERVABLE = /[/\\\u0000-\u001F\u007F]/;

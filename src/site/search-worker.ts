@@ -6,7 +6,7 @@
 import childProcess, { type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
-import { serveCalls } from './module-worker.js';
+import { serveCalls } from '../worker-calls.js';
 import type { ShardRequest } from './search-index.js';
 
 // Pagefind spawns its process through this thread's own `child_process` module object. Only

@@ -1,24 +1,21 @@
 /**
  * From a `SiteModel` to the plan of one language's static site: every page to render (a job
- * for the templates) and every file the build writes itself (feed, sitemap, robots, media),
- * each with the digest of what it is made from. Pure: no file system, no Eleventy, so the
+ * for the templates) and every file the build writes itself (the output formats of
+ * `output-formats.ts` — feed, robots, sitemap — and media), each with the digest of what it is
+ * made from. Pure: no file system, no Eleventy, so the
  * incremental logic ("which outputs changed?") is decided and tested here.
  *
  * Entries whose path is unsafe or collides with another output are left out with a warning;
  * non-public entries are left out whatever the model builder did.
  */
-import { sitePathToFilePath } from '../transform/site-paths.js';
+import { sitePathToFilePath } from '../transform/index.js';
 import { digestOf } from './digest.js';
-import { atomFeed, type FeedEntry } from './feed-xml.js';
-import { htmlToText, truncateText } from './html-text.js';
 import {
-  absoluteUrl,
   ancestorsOf,
   byMenuOrder,
   cardInput,
   dateFormatter,
   languageTable,
-  languageVersions,
   listingJob,
   listingSitePath,
   navEntries,
@@ -37,10 +34,9 @@ import {
   publicOnly,
   type Placed,
 } from './placed-entries.js';
-import { robotsTxt } from './robots-txt.js';
+import { OUTPUT_FORMATS, type FormatInput } from './output-formats.js';
 import { planSearch, SEARCH_DIR, type SearchDoc, type SearchPlan } from './search-plan.js';
 import type { Entry, PageEntry, PostEntry, SiteModel } from './site-model.js';
-import { SITEMAP_MAX_URLS, sitemapFiles, type SitemapUrl } from './sitemap-xml.js';
 import type { CmsGlobalData, Job, JobKind } from './template-data.js';
 
 /** Bump when the build's own output changes for the same input, so every page is redone. */
@@ -127,12 +123,10 @@ export function placeSite(model: SiteModel, options: PlanOptions = {}): PlacedSi
   for (let number = 1; number <= listingCount; number++) {
     claims.claim(sitePathToFilePath(listingSitePath(number)), `listing page ${number}`);
   }
-  for (const file of ['404.html', 'search/index.html', 'feed.xml', 'robots.txt', 'sitemap.xml']) {
-    claims.claim(file, file);
-  }
-  const sitemapParts = Math.ceil((posts.length + pages.length + 1) / SITEMAP_MAX_URLS);
-  for (let part = 1; sitemapParts > 1 && part <= sitemapParts; part++) {
-    claims.claim(`sitemap-${part}.xml`, 'the sitemap');
+  for (const file of ['404.html', 'search/index.html']) claims.claim(file, file);
+  for (const format of OUTPUT_FORMATS) {
+    for (const [file, label] of format.claims(posts.length + pages.length))
+      claims.claim(file, label);
   }
 
   // 3. Media that public content uses, then pages, then posts.
@@ -165,21 +159,15 @@ export function placeSite(model: SiteModel, options: PlanOptions = {}): PlacedSi
 /** The rest of the plan: every page to render and every file to write. */
 export function planPlaced(placed: PlacedSite): SitePlan {
   const { model, options, search, media } = placed;
-  const placedPosts = placed.posts;
-  const placedPages = placed.pages;
-  const warnings = [...placed.warnings];
   const postsPerPage = positiveInteger(options.postsPerPage, 10);
   const feedSize = positiveInteger(options.feedSize, 20);
   const publicUrl = model.site.publicUrl;
-  const homePathname = new URL(publicUrl).pathname;
-  const dateFormat = dateFormatter(model.locale);
-
   const global: Omit<CmsGlobalData, 'jobs'> = {
     lang: model.lang,
     locale: model.locale,
     site: { name: model.site.name, description: model.site.description, publicUrl },
   };
-  const nav = navEntries(placedPages);
+  const nav = navEntries(placed.pages);
   // Whatever every page shows: a change here renders every page again.
   const siteDigest = digestOf(BUILD_VERSION, options.templatesHash ?? '', {
     postsPerPage,
@@ -189,16 +177,41 @@ export function planPlaced(placed: PlacedSite): SitePlan {
     identity: model.identity,
     nav,
   });
-
   const context: JobContext = {
     model,
     publicUrl,
-    dateFormat,
+    dateFormat: dateFormatter(model.locale),
     nav,
     languages: languageTable(model),
   };
+  const jobs = planJobs(placed, context, siteDigest, postsPerPage);
+  const files: PlannedFile[] = [];
+  const input: FormatInput = { model, context, posts: placed.posts, pages: placed.pages, feedSize };
+  for (const format of OUTPUT_FORMATS) {
+    for (const [file, content] of format.files(input)) files.push(generatedFile(file, content));
+  }
+  for (const item of media) {
+    files.push({ file: item.file, input: item.media.sha256, content: () => item.media.read() });
+  }
+  const modelDigest = digestOf(
+    siteDigest,
+    jobs.map((planned) => planned.digest),
+    files.map((file) => [file.file, file.input]),
+    search.shards.map((shard) => shard.digest),
+  );
+  return { global, siteDigest, jobs, files, search, modelDigest, warnings: [...placed.warnings] };
+}
 
-  // Each digest lists what its page shows, so no job has to be built to know it changed.
+/**
+ * Every page the theme renders, each with a digest that lists what the page shows, so that no
+ * job has to be built to know it changed.
+ */
+function planJobs(
+  placed: PlacedSite,
+  context: JobContext,
+  siteDigest: string,
+  postsPerPage: number,
+): PlannedJob[] {
   const jobs: PlannedJob[] = [];
   const addJob = (
     kind: JobKind,
@@ -207,20 +220,15 @@ export function planPlaced(placed: PlacedSite): SitePlan {
     job: () => Job,
     file = sitePathToFilePath(sitePath),
   ): void => {
-    jobs.push({
-      kind,
-      file,
-      digest: digestOf(siteDigest, kind, sitePath, inputs),
-      job,
-    });
+    jobs.push({ kind, file, digest: digestOf(siteDigest, kind, sitePath, inputs), job });
   };
-  const linkInput = (placed: Placed<Entry> | undefined): unknown =>
-    placed ? [placed.entry.title, placed.sitePath] : null;
-
+  const linkInput = (entry: Placed<Entry> | undefined): unknown =>
+    entry ? [entry.entry.title, entry.sitePath] : null;
+  const posts = placed.posts;
   // Listings: sticky posts first, then by date.
   const ordered = [
-    ...placedPosts.filter((post) => post.entry.sticky),
-    ...placedPosts.filter((post) => !post.entry.sticky),
+    ...posts.filter((post) => post.entry.sticky),
+    ...posts.filter((post) => !post.entry.sticky),
   ];
   const totalPages = Math.max(1, Math.ceil(ordered.length / postsPerPage));
   for (let number = 1; number <= totalPages; number++) {
@@ -229,9 +237,9 @@ export function planPlaced(placed: PlacedSite): SitePlan {
       listingJob(context, shown, number, totalPages),
     );
   }
-  placedPosts.forEach((post, index) => {
-    const older = placedPosts[index + 1];
-    const newer = placedPosts[index - 1];
+  posts.forEach((post, index) => {
+    const older = posts[index + 1];
+    const newer = posts[index - 1];
     addJob(
       'post',
       post.sitePath,
@@ -240,18 +248,7 @@ export function planPlaced(placed: PlacedSite): SitePlan {
       post.file,
     );
   });
-  const pagesById = new Map(placedPages.map((page) => [page.entry.id, page]));
-  const childrenOf = new Map<number, Placed<PageEntry>[]>();
-  for (const page of placedPages) {
-    const siblings = childrenOf.get(page.entry.parentId) ?? [];
-    siblings.push(page);
-    childrenOf.set(page.entry.parentId, siblings);
-  }
-  for (const page of placedPages) {
-    const ancestors = ancestorsOf(page, pagesById);
-    const children = (childrenOf.get(page.entry.id) ?? [])
-      .filter((child) => child !== page)
-      .sort(byMenuOrder);
+  for (const { page, ancestors, children } of pageFamilies(placed.pages)) {
     addJob(
       'page',
       page.sitePath,
@@ -260,87 +257,33 @@ export function planPlaced(placed: PlacedSite): SitePlan {
       page.file,
     );
   }
+  const homePathname = new URL(context.publicUrl).pathname;
   addJob('notFound', '/404.html', [homePathname], () => notFoundJob(context, homePathname));
-
-  const bundles = search.shards.map((shard) => shard.dir);
-  addJob('search', '/search/', bundles, () => searchJob(context, search));
-
-  const files: PlannedFile[] = [
-    ...generatedFile('feed.xml', feedXml(model, placedPosts.slice(0, feedSize))),
-    ...generatedFile('robots.txt', robotsTxt(publicUrl)),
-  ];
-  for (const [file, content] of sitemapFiles(
-    sitemapUrls(context, placedPosts, placedPages),
-    publicUrl,
-  )) {
-    files.push(...generatedFile(file, content));
-  }
-  for (const item of media) {
-    files.push({ file: item.file, input: item.media.sha256, content: () => item.media.read() });
-  }
-
-  const modelDigest = digestOf(
-    siteDigest,
-    jobs.map((planned) => planned.digest),
-    files.map((file) => [file.file, file.input]),
-    search.shards.map((shard) => shard.digest),
-  );
-  return { global, siteDigest, jobs, files, search, modelDigest, warnings };
+  const bundles = placed.search.shards.map((shard) => shard.dir);
+  addJob('search', '/search/', bundles, () => searchJob(context, placed.search));
+  return jobs;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Feed and sitemap
-
-function feedXml(model: SiteModel, posts: readonly Placed<PostEntry>[]): string {
-  const { publicUrl } = model.site;
-  const entries: FeedEntry[] = posts.map(({ entry, sitePath }) => ({
-    title: entry.title,
-    url: absoluteUrl(publicUrl, sitePath),
-    dateGmt: entry.dateGmt,
-    modifiedGmt: entry.modifiedGmt,
-    summary: truncateText(htmlToText(entry.excerptHtml), 500),
-    contentHtml: entry.html,
+/** Each page with its ancestors and its children in menu order. */
+function pageFamilies(pages: readonly Placed<PageEntry>[]) {
+  const pagesById = new Map(pages.map((page) => [page.entry.id, page]));
+  const childrenOf = new Map<number, Placed<PageEntry>[]>();
+  for (const page of pages) {
+    const siblings = childrenOf.get(page.entry.parentId) ?? [];
+    siblings.push(page);
+    childrenOf.set(page.entry.parentId, siblings);
+  }
+  return pages.map((page) => ({
+    page,
+    ancestors: ancestorsOf(page, pagesById),
+    children: (childrenOf.get(page.entry.id) ?? [])
+      .filter((child) => child !== page)
+      .sort(byMenuOrder),
   }));
-  return atomFeed(
-    {
-      title: model.site.name,
-      subtitle: model.site.description,
-      homeUrl: publicUrl,
-      feedUrl: new URL('feed.xml', publicUrl).href,
-      locale: model.locale,
-      authorName: model.identity?.name ?? model.site.name,
-    },
-    entries,
-  );
 }
 
-function sitemapUrls(
-  context: JobContext,
-  posts: readonly Placed<PostEntry>[],
-  pages: readonly Placed<PageEntry>[],
-): SitemapUrl[] {
-  const versions = (sitePath: string, counterparts: Parameters<typeof languageVersions>[4]) => {
-    const canonical = absoluteUrl(context.publicUrl, sitePath);
-    const { alternates } = languageVersions(context, sitePath, './', canonical, counterparts);
-    return { canonical, alternates };
-  };
-  const urlFor = (placed: Placed<Entry>): SitemapUrl => {
-    const { canonical, alternates } = versions(placed.sitePath, placed.entry.alternates);
-    return { loc: canonical, lastmodGmt: placed.entry.modifiedGmt, alternates };
-  };
-  const home = versions('/', 'homes');
-  const newest = posts.reduce<string | undefined>(
-    (latest, post) =>
-      latest === undefined || post.entry.modifiedGmt > latest ? post.entry.modifiedGmt : latest,
-    undefined,
-  );
-  const homeUrl: SitemapUrl = { loc: home.canonical, alternates: home.alternates };
-  if (newest) homeUrl.lastmodGmt = newest;
-  return [homeUrl, ...pages.map(urlFor), ...posts.map(urlFor)];
-}
-
-function generatedFile(file: string, content: string): PlannedFile[] {
-  return [{ file, input: digestOf(content), content: () => content }];
+function generatedFile(file: string, content: string): PlannedFile {
+  return { file, input: digestOf(content), content: () => content };
 }
 
 function positiveInteger(value: number | undefined, fallback: number): number {

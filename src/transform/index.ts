@@ -10,6 +10,7 @@ export {
 export {
   decodeSegment,
   encodeSegment,
+  isPlainSitePath,
   normalizeSitePath,
   relativeSitePath,
   sitePathForUrl,
@@ -49,3 +50,17 @@ export { rehypeHeadingIds, type HeadingIdsOptions } from './rehype-heading-ids.j
 export { rehypeInternalLinks, type InternalLinksOptions } from './rehype-internal-links.js';
 export { rehypeMedia, type MediaOptions } from './rehype-media.js';
 export { rehypeSafeUrls, type SafeUrlsOptions } from './rehype-safe-urls.js';
+export { htmlDigestOf, htmlFacts, storedHtmlFacts, type HtmlFacts } from './html-facts.js';
+export { itemKey } from './item-site-paths.js';
+export { mediaSitePath } from './media-site-paths.js';
+export { parseItemJson } from './publication.js';
+export { localReferences } from './local-references.js';
+export {
+  readPublished,
+  transformLanguages,
+  type LanguageToTransform,
+  type LanguageTransform,
+  type PublishedItems,
+  type TransformLanguagesOptions,
+} from './language-transforms.js';
+export { OFFLOAD_MIN_STALE } from './offloaded-transform.js';

@@ -78,11 +78,6 @@ export interface TransformSummary {
   moved: string[];
 }
 
-/** Site paths of every public post and page of a language, pages first (they own short paths). */
-export function publicSitePaths(store: Store, lang: string, homeUrl: string): Map<string, string> {
-  return assignSitePaths(publicCandidates(store, lang), homeUrl);
-}
-
 /**
  * Every public page, then post, of a language without reading its JSON into JavaScript (the
  * public rule runs in SQL): one pass, the cost of a run with nothing to transform.
@@ -112,62 +107,16 @@ export function runTransform(store: Store, options: TransformOptions): Transform
   const candidates = options.candidates ?? publicCandidates(store, lang);
   const fellBack: PathCandidate[] = [];
   const sitePaths = assignSitePaths(candidates, homeUrl, (candidate) => fellBack.push(candidate));
-  // Only files an item could have owned: the build's own pages (home, listings, search) come
-  // and go with the number of posts, and no item links to them through its site path.
-  const removed = removedPageFiles(
-    [...(options.previousFiles ?? [])].filter(couldBeItemPage),
-    sitePaths.values(),
-  );
-  // Current items linking to a removed page: their source did not change, so they are not stale.
-  const linkingToRemoved: StoredItem[] = [];
-  for (const candidate of removed.size > 0 ? candidates : []) {
-    const path = sitePaths.get(itemKey(candidate.type, candidate.id));
-    const previous = store.transformed.get(lang, candidate.type, candidate.id);
-    if (
-      path !== undefined &&
-      previous?.sourceHash === candidate.contentHash &&
-      previous.transformVersion === key &&
-      linksIntoFiles(previous.html, path, removed)
-    ) {
-      const item = store.items.get(lang, candidate.type, candidate.id);
-      if (item) linkingToRemoved.push(item);
-    }
-  }
   // Built on first use: resolving 10,000 links is wasted on a run with nothing to transform.
   let processor: HtmlProcessor | undefined;
   const processorFor = (): HtmlProcessor =>
-    (processor ??= createHtmlProcessor({
-      resolveLink: createUrlResolver([
-        ...candidates.flatMap((candidate): [string, string][] => {
-          const path = sitePaths.get(itemKey(candidate.type, candidate.id));
-          return path !== undefined && candidate.link ? [[candidate.link, path]] : [];
-        }),
-        // After the links: an item's own link wins over a short link of the same spelling.
-        ...shortLinkEntries(candidates, (type, id) => sitePaths.get(itemKey(type, id)), homeUrl),
-      ]),
-      resolveMedia: createUrlResolver(mediaSitePaths(store)),
-      sanitize: options.sanitize ?? true,
-    }));
-
+    (processor ??= processorOf(store, candidates, sitePaths, options));
   const written = new Set<string>();
-  const summary: TransformSummary = {
-    transformed: 0,
-    warnings: 0,
-    sitePaths,
-    written,
-    moved: [],
-  };
-  const batchSize = options.batchSize ?? 200;
-  let pending: (() => void)[] = [];
-  const flush = () => {
-    const writes = pending;
-    pending = [];
-    store.transaction(() => writes.forEach((write) => write()));
-  };
-  const stale = store.transformed.iterateStale(lang, key, {
-    types: BUILT_TYPES,
-  });
-  for (const item of chain(linkingToRemoved, stale)) {
+  const summary: TransformSummary = { transformed: 0, warnings: 0, sitePaths, written, moved: [] };
+  const writes = new BatchedWrites(store, options.batchSize ?? 200);
+  const linking = linkingToRemoved(store, options, { candidates, sitePaths, key });
+  const stale = store.transformed.iterateStale(lang, key, { types: BUILT_TYPES });
+  for (const item of chain(linking, stale)) {
     const path = sitePaths.get(itemKey(item.type, item.id));
     // Non-public items stay stale on purpose: they never reach the output, so no HTML is made.
     if (path === undefined || !isPublic(item)) continue;
@@ -175,7 +124,7 @@ export function runTransform(store: Store, options: TransformOptions): Transform
     summary.transformed += 1;
     summary.warnings += result.warnings;
     written.add(itemKey(item.type, item.id));
-    pending.push(() =>
+    writes.add(() =>
       store.transformed.put({
         lang,
         type: item.type,
@@ -188,23 +137,9 @@ export function runTransform(store: Store, options: TransformOptions): Transform
         meta: { sitePath: path, ...htmlFacts(result.html, path, homeUrl) },
       }),
     );
-    if (pending.length >= batchSize) flush();
   }
-  for (const { type, id } of options.refreshFacts ?? []) {
-    const key = itemKey(type, id);
-    const stored = written.has(key) ? undefined : store.transformed.get(lang, type, id);
-    const sitePath = (stored?.meta as { sitePath?: unknown } | null | undefined)?.sitePath;
-    if (!stored || typeof sitePath !== 'string') continue;
-    written.add(key);
-    pending.push(() =>
-      store.transformed.put({
-        ...stored,
-        meta: { ...(stored.meta as object), ...htmlFacts(stored.html, sitePath, homeUrl) },
-      }),
-    );
-    if (pending.length >= batchSize) flush();
-  }
-  if (pending.length > 0) flush();
+  refreshFacts(store, options, written, writes);
+  writes.flush();
   for (const candidate of fellBack) {
     if (!written.has(itemKey(candidate.type, candidate.id))) continue;
     summary.moved.push(
@@ -212,6 +147,110 @@ export function runTransform(store: Store, options: TransformOptions): Transform
     );
   }
   return summary;
+}
+
+/** Writes stored in one transaction per `batchSize`. */
+class BatchedWrites {
+  #pending: (() => void)[] = [];
+  constructor(
+    readonly store: Store,
+    readonly batchSize: number,
+  ) {}
+
+  add(write: () => void): void {
+    this.#pending.push(write);
+    if (this.#pending.length >= this.batchSize) this.flush();
+  }
+
+  flush(): void {
+    if (this.#pending.length === 0) return;
+    const writes = this.#pending;
+    this.#pending = [];
+    this.store.transaction(() => writes.forEach((write) => write()));
+  }
+}
+
+/**
+ * Current items linking to a page the last build wrote that no current item makes any more:
+ * their source did not change, so they are not stale, but their links must go.
+ */
+function linkingToRemoved(
+  store: Store,
+  options: TransformOptions,
+  known: {
+    candidates: readonly TransformCandidate[];
+    sitePaths: ReadonlyMap<string, string>;
+    key: string;
+  },
+): StoredItem[] {
+  // Only files an item could have owned: the build's own pages (home, listings, search) come
+  // and go with the number of posts, and no item links to them through its site path.
+  const removed = removedPageFiles(
+    [...(options.previousFiles ?? [])].filter(couldBeItemPage),
+    known.sitePaths.values(),
+  );
+  const items: StoredItem[] = [];
+  for (const candidate of removed.size > 0 ? known.candidates : []) {
+    const path = known.sitePaths.get(itemKey(candidate.type, candidate.id));
+    const previous = store.transformed.get(options.lang, candidate.type, candidate.id);
+    if (
+      path !== undefined &&
+      previous?.sourceHash === candidate.contentHash &&
+      previous.transformVersion === known.key &&
+      linksIntoFiles(previous.html, path, removed)
+    ) {
+      const item = store.items.get(options.lang, candidate.type, candidate.id);
+      if (item) items.push(item);
+    }
+  }
+  return items;
+}
+
+/** The processor with every link and media URL the cache can resolve. */
+function processorOf(
+  store: Store,
+  candidates: readonly TransformCandidate[],
+  sitePaths: ReadonlyMap<string, string>,
+  options: TransformOptions,
+): HtmlProcessor {
+  return createHtmlProcessor({
+    resolveLink: createUrlResolver([
+      ...candidates.flatMap((candidate): [string, string][] => {
+        const path = sitePaths.get(itemKey(candidate.type, candidate.id));
+        return path !== undefined && candidate.link ? [[candidate.link, path]] : [];
+      }),
+      // After the links: an item's own link wins over a short link of the same spelling.
+      ...shortLinkEntries(
+        candidates,
+        (type, id) => sitePaths.get(itemKey(type, id)),
+        options.homeUrl,
+      ),
+    ]),
+    resolveMedia: createUrlResolver(mediaSitePaths(store)),
+    sanitize: options.sanitize ?? true,
+  });
+}
+
+/** Saves the HTML facts of `options.refreshFacts` not written already, from the stored HTML. */
+function refreshFacts(
+  store: Store,
+  options: TransformOptions,
+  written: Set<string>,
+  writes: BatchedWrites,
+): void {
+  for (const { type, id } of options.refreshFacts ?? []) {
+    const key = itemKey(type, id);
+    const stored = written.has(key) ? undefined : store.transformed.get(options.lang, type, id);
+    const sitePath = (stored?.meta as { sitePath?: unknown } | null | undefined)?.sitePath;
+    if (!stored || typeof sitePath !== 'string') continue;
+    written.add(key);
+    writes.add(() =>
+      store.transformed.put({
+        ...stored,
+        meta: { ...(stored.meta as object), ...htmlFacts(stored.html, sitePath, options.homeUrl) },
+      }),
+    );
+  }
 }
 
 function couldBeItemPage(file: string): boolean {

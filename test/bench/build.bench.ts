@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildFromModel, canSkipBuild, type BuildReport } from '../../src/site/build-site.js';
+import { buildFromModel, type BuildReport } from '../../src/site/build-site.js';
 import { startBuildWorkers } from '../../src/site/build-workers.js';
 import type { MediaFile, PageEntry, PostEntry, SiteModel } from '../../src/site/site-model.js';
 import { relativeSitePath } from '../../src/transform/site-paths.js';
@@ -154,15 +154,20 @@ async function main(): Promise<void> {
     for (const [lang, report] of reports)
       console.log(`  ${lang} phases (s): ${JSON.stringify(report.phases)}`);
 
-    const [skips, skipSeconds] = await timed(async () =>
-      LANGS.map((lang) =>
-        canSkipBuild({
+    // The decision `canSkipBuild` takes inside the build, before anything is planned.
+    const [skips, skipSeconds] = await timed(async () => {
+      const skipped: boolean[] = [];
+      for (const lang of LANGS) {
+        const report = await buildFromModel(models[lang], {
           outDir: outDir(lang),
           previous: reports.get(lang)!.manifest,
           changed: { items: 0, site: false },
-        }),
-      ),
-    );
+          workers,
+        });
+        skipped.push(report.skipped);
+      }
+      return skipped;
+    });
     console.log(
       `no-op (pull changed nothing): ${skipSeconds.toFixed(3)} s for both languages, skipped: ${skips.join(', ')}`,
     );

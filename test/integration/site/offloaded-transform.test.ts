@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transformElsewhere } from '../../../src/site/offloaded-transform.js';
+import { transformElsewhere } from '../../../src/transform/offloaded-transform.js';
 import { runBuild } from '../../../src/site/run-build.js';
 import { resolveSettings } from '../../../src/config/settings.js';
 import { openStore, type Store } from '../../../src/store/index.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { htmlToText, truncateText } from '../../../src/site/html-text.js';
-import { localReferences } from '../../../src/site/media-refs.js';
+import { localReferences } from '../../../src/transform/local-references.js';
 import { absoluteHttpUrl, jsonLdScriptContent } from '../../../src/site/structured-data.js';
 
 describe('htmlToText', () => {

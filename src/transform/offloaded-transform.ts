@@ -4,8 +4,8 @@
  * cache cost ~0.2 s to start, which an edit of one post must not pay.
  */
 import type { Store } from '../store/index.js';
-import { transformKey } from '../transform/version.js';
-import { startWorkerCalls } from './module-worker.js';
+import { transformKey } from './version.js';
+import { startWorkerCalls } from '../worker-calls.js';
 
 /** One language to transform, as the transform worker receives it. */
 export interface TransformRequest {
@@ -14,6 +14,8 @@ export interface TransformRequest {
   homeUrl: string;
   /** Pipeline `transform.sanitize`. */
   sanitize: boolean;
+  /** Files the language's last build wrote (`TransformOptions.previousFiles`). */
+  previousFiles?: readonly string[] | undefined;
 }
 
 /** Stale items from which a language is worth a worker. */
@@ -34,7 +36,7 @@ export interface OffloadedTransforms {
  */
 export function transformElsewhere(
   store: Store,
-  languages: readonly { lang: string; homeUrl: string }[],
+  languages: readonly Pick<TransformRequest, 'lang' | 'homeUrl' | 'previousFiles'>[],
   minStale: number = OFFLOAD_MIN_STALE,
   sanitize = true,
 ): OffloadedTransforms | undefined {
@@ -43,14 +45,16 @@ export function transformElsewhere(
     .slice(1)
     .filter(({ lang }) => store.transformed.countStale(lang, key) >= minStale);
   if (chosen.length === 0) return undefined;
-  const worker = startWorkerCalls<TransformRequest, number>('transform-worker');
+  const worker = startWorkerCalls<TransformRequest, number>(
+    new URL('./transform-worker.js', import.meta.url),
+  );
   const done = (async () => {
     const transformed = new Map<string, number>();
     try {
-      for (const { lang, homeUrl } of chosen) {
+      for (const language of chosen) {
         transformed.set(
-          lang,
-          await worker.call({ cacheFile: store.file, lang, homeUrl, sanitize }),
+          language.lang,
+          await worker.call({ ...language, cacheFile: store.file, sanitize }),
         );
       }
       return transformed;

@@ -4,20 +4,19 @@
  * transform, on one core, before any page is built.
  */
 import { openStore } from '../store/index.js';
-import { runTransform } from '../transform/transform-runner.js';
-import { serveCalls } from './module-worker.js';
+import { serveCalls } from '../worker-calls.js';
 import type { TransformRequest } from './offloaded-transform.js';
+import { runTransform } from './transform-runner.js';
 
 serveCalls(async (request: TransformRequest): Promise<number> => {
   const store = openStore(request.cacheFile);
   try {
-    const saved = store.buildState.get(request.lang);
     return runTransform(store, {
       lang: request.lang,
       homeUrl: request.homeUrl,
       sanitize: request.sanitize,
       // As the build does it: items linking to a page the last build wrote that is gone.
-      ...(saved ? { previousFiles: Object.keys(saved.manifest.files) } : {}),
+      ...(request.previousFiles ? { previousFiles: request.previousFiles } : {}),
     }).transformed;
   } finally {
     store.close();

@@ -1,22 +1,18 @@
 /**
  * Calls into a worker thread: one request, one answer, errors rebuilt on this side. The build
  * renders and indexes in workers so that Eleventy's import overlaps the reading of the cache,
- * and so that each search worker drives a Pagefind process of its own.
+ * and so that each search worker drives a Pagefind process of its own; the transform does a
+ * second language in one while this thread does the first.
  *
  * The published package runs compiled JavaScript; the tests run the TypeScript sources, which
  * Node 20 cannot load in a worker on its own (a worker ignores the parent's loader hooks), so
  * there the entry is loaded through tsx, a development dependency.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parentPort, Worker } from 'node:worker_threads';
-import {
-  CmsMirrorError,
-  InputError,
-  rebuildError,
-  WorkerError,
-  type ErrorCode,
-} from '../errors.js';
+import { CmsMirrorError, InputError, rebuildError, WorkerError, type ErrorCode } from './errors.js';
 
 type Request<P> = { id: number; payload: P } | { shutdown: true };
 
@@ -48,14 +44,16 @@ export interface WorkerCallsOptions {
 }
 
 /**
- * Starts a worker on the module `name` (file name without extension) beside this one. An
- * idle worker does not keep the process alive.
+ * Starts a worker on the module `entry` (its compiled URL: `new URL('./x-worker.js',
+ * import.meta.url)`, so that each stage starts the workers beside its own files). An idle
+ * worker does not keep the process alive.
  */
 export function startWorkerCalls<P, R>(
-  name: string,
+  entry: URL,
   options: WorkerCallsOptions = {},
 ): WorkerCalls<P, R> {
-  const worker = startModuleWorker(name);
+  const name = path.basename(fileURLToPath(entry), '.js');
+  const worker = startModuleWorker(entry);
   const pending = new Map<number, { resolve: (result: R) => void; reject: (e: Error) => void }>();
   let nextId = 0;
   let failure: Error | undefined;
@@ -133,10 +131,9 @@ export function serveCalls<P, R>(
   });
 }
 
-function startModuleWorker(name: string): Worker {
-  const compiled = new URL(`./${name}.js`, import.meta.url);
+function startModuleWorker(compiled: URL): Worker {
   if (fs.existsSync(fileURLToPath(compiled))) return new Worker(compiled);
-  const source = new URL(`./${name}.ts`, import.meta.url).href;
+  const source = compiled.href.replace(/\.js$/, '.ts');
   const boot = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(source)}, ${JSON.stringify(import.meta.url)}))`;
   return new Worker(boot, { eval: true });
 }

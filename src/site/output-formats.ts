@@ -1,0 +1,112 @@
+/**
+ * The files the build writes itself, beside the pages the theme renders: one entry per output
+ * format. A format claims its file names before any entry is placed (the remote site's URL
+ * scheme reserves them too, so an item whose path would take one is moved), then makes its
+ * files from the placed site. Adding a format (a JSON feed, say) is one entry here; its
+ * content digest makes the build rewrite it only when its bytes change. Pure.
+ *
+ * The search index is not here: Pagefind builds it in bundles, in worker threads, while the
+ * pages render (`search-plan.ts`, `search-worker.ts`), and the search page is a theme page.
+ */
+import { atomFeed, type FeedEntry } from './feed-xml.js';
+import { htmlToText, truncateText } from './html-text.js';
+import { absoluteUrl, languageVersions, type JobContext } from './job-views.js';
+import type { Placed } from './placed-entries.js';
+import { robotsTxt } from './robots-txt.js';
+import type { Entry, PageEntry, PostEntry, SiteModel } from './site-model.js';
+import { SITEMAP_MAX_URLS, sitemapFiles, type SitemapUrl } from './sitemap-xml.js';
+
+/** What a format makes its files from. */
+export interface FormatInput {
+  readonly model: SiteModel;
+  readonly context: JobContext;
+  /** Public posts, newest first, at their places. */
+  readonly posts: readonly Placed<PostEntry>[];
+  readonly pages: readonly Placed<PageEntry>[];
+  /** Posts in the feed (`PlanOptions.feedSize`). */
+  readonly feedSize: number;
+}
+
+export interface OutputFormat {
+  /**
+   * The files it writes, relative to the language root, each with a label for a warning when
+   * an item's path collides with it; `entries` counts the public posts and pages.
+   */
+  claims(entries: number): [file: string, label: string][];
+  /** Its files and their content. */
+  files(input: FormatInput): Iterable<[file: string, content: string]>;
+}
+
+const feed: OutputFormat = {
+  claims: () => [['feed.xml', 'feed.xml']],
+  files: (input) => [['feed.xml', feedXml(input.model, input.posts.slice(0, input.feedSize))]],
+};
+
+const robots: OutputFormat = {
+  claims: () => [['robots.txt', 'robots.txt']],
+  files: (input) => [['robots.txt', robotsTxt(input.model.site.publicUrl)]],
+};
+
+const sitemap: OutputFormat = {
+  claims: (entries) => {
+    // The home counts as a URL too; past the protocol's limit the sitemap is an index of parts.
+    const parts = Math.ceil((entries + 1) / SITEMAP_MAX_URLS);
+    const files: [string, string][] = [['sitemap.xml', 'sitemap.xml']];
+    for (let part = 1; parts > 1 && part <= parts; part++)
+      files.push([`sitemap-${part}.xml`, 'the sitemap']);
+    return files;
+  },
+  files: (input) =>
+    sitemapFiles(sitemapUrls(input.context, input.posts, input.pages), input.model.site.publicUrl),
+};
+
+/** Every output format, in the order their files are planned. */
+export const OUTPUT_FORMATS: readonly OutputFormat[] = [feed, robots, sitemap];
+
+function feedXml(model: SiteModel, posts: readonly Placed<PostEntry>[]): string {
+  const { publicUrl } = model.site;
+  const entries: FeedEntry[] = posts.map(({ entry, sitePath }) => ({
+    title: entry.title,
+    url: absoluteUrl(publicUrl, sitePath),
+    dateGmt: entry.dateGmt,
+    modifiedGmt: entry.modifiedGmt,
+    summary: truncateText(htmlToText(entry.excerptHtml), 500),
+    contentHtml: entry.html,
+  }));
+  return atomFeed(
+    {
+      title: model.site.name,
+      subtitle: model.site.description,
+      homeUrl: publicUrl,
+      feedUrl: new URL('feed.xml', publicUrl).href,
+      locale: model.locale,
+      authorName: model.identity?.name ?? model.site.name,
+    },
+    entries,
+  );
+}
+
+function sitemapUrls(
+  context: JobContext,
+  posts: readonly Placed<PostEntry>[],
+  pages: readonly Placed<PageEntry>[],
+): SitemapUrl[] {
+  const versions = (sitePath: string, counterparts: Parameters<typeof languageVersions>[4]) => {
+    const canonical = absoluteUrl(context.publicUrl, sitePath);
+    const { alternates } = languageVersions(context, sitePath, './', canonical, counterparts);
+    return { canonical, alternates };
+  };
+  const urlFor = (placed: Placed<Entry>): SitemapUrl => {
+    const { canonical, alternates } = versions(placed.sitePath, placed.entry.alternates);
+    return { loc: canonical, lastmodGmt: placed.entry.modifiedGmt, alternates };
+  };
+  const home = versions('/', 'homes');
+  const newest = posts.reduce<string | undefined>(
+    (latest, post) =>
+      latest === undefined || post.entry.modifiedGmt > latest ? post.entry.modifiedGmt : latest,
+    undefined,
+  );
+  const homeUrl: SitemapUrl = { loc: home.canonical, alternates: home.alternates };
+  if (newest) homeUrl.lastmodGmt = newest;
+  return [homeUrl, ...pages.map(urlFor), ...posts.map(urlFor)];
+}

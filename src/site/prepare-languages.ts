@@ -1,0 +1,144 @@
+/**
+ * Before any language is built: which languages may have changed (decided from the cache
+ * alone, `freshness.ts`), and the transform of those (`transformLanguages`, the transform
+ * stage's entry point).
+ */
+import { ConfigError } from '../errors.js';
+import type { SavedState } from '../store/build-state-repo.js';
+import type { Store } from '../store/index.js';
+import {
+  OFFLOAD_MIN_STALE,
+  transformKey,
+  transformLanguages,
+  type PublishedItems,
+} from '../transform/index.js';
+import { isCurrentManifest, type BuildManifest } from './build-manifest.js';
+import { digestOf } from './digest.js';
+import { isQuiet } from './freshness.js';
+
+export interface PreparedLanguage {
+  homeUrl: string;
+  /** The last build's record (without its files). */
+  state: SavedState | undefined;
+  /**
+   * Nothing of the language changed since its last complete build: nothing was read or
+   * transformed, and `pathsDigest` is the recorded one.
+   */
+  quiet: boolean;
+  /** The last build's manifest, read when the language was not quiet. */
+  previous: BuildManifest | undefined;
+  /** Public items with their transform output, read when the language was not quiet. */
+  published: PublishedItems | undefined;
+  transformed: number;
+  /** Items moved to `/{type}/{id}/` that this build transformed (one warning each). */
+  moved?: string[];
+  /** Digest of the language's public items and their site paths. */
+  pathsDigest: string;
+  /** Time spent so far, counted in the language's build time. */
+  seconds: number;
+}
+
+export interface PrepareOptions {
+  /** Items the pull changed per language (`RunBuildOptions.pulledChanges`). */
+  readonly pulledChanges?: ReadonlyMap<string, number> | undefined;
+  readonly force?: boolean | undefined;
+  readonly sanitize: boolean;
+  /** Stale items from which a language is transformed in a worker. @default 500 */
+  readonly offloadFrom?: number | undefined;
+  /** Languages this run builds: only those may go to the worker. */
+  readonly built: readonly string[];
+}
+
+/** Each language's state, and its transform when it may have changed, in the order given. */
+export async function prepareLanguages(
+  store: Store,
+  languages: readonly string[],
+  options: PrepareOptions,
+): Promise<Map<string, PreparedLanguage>> {
+  const key = transformKey({ sanitize: options.sanitize });
+  const offloadFrom = options.offloadFrom ?? OFFLOAD_MIN_STALE;
+  const known = languages.map((lang) => knownState(store, lang, key, options));
+  const transforms = await transformLanguages(
+    store,
+    known
+      .filter((language) => !language.quiet)
+      .map(({ lang, homeUrl, previous }) => ({
+        lang,
+        homeUrl,
+        ...(previous ? { previousFiles: Object.keys(previous.files) } : {}),
+        mayOffload: mayOffload(lang, offloadFrom, options),
+      })),
+    { sanitize: options.sanitize, offloadFrom },
+  );
+  const prepared = new Map<string, PreparedLanguage>();
+  for (const { lang, started, ...language } of known) {
+    const transform = transforms.get(lang);
+    prepared.set(
+      lang,
+      transform === undefined
+        ? { ...language, published: undefined, transformed: 0, seconds: secondsSince(started) }
+        : {
+            ...language,
+            published: transform.published,
+            transformed: transform.transformed,
+            moved: transform.moved,
+            pathsDigest: digestOf([...transform.sitePaths].sort(([a], [b]) => (a < b ? -1 : 1))),
+            seconds: secondsSince(started) + transform.seconds,
+          },
+    );
+  }
+  return prepared;
+}
+
+/** What the cache says of a language before anything of it is read. */
+function knownState(store: Store, lang: string, key: string, options: PrepareOptions) {
+  const started = performance.now();
+  const homeUrl = homeUrlOf(store, lang);
+  const state = store.buildState.getState(lang);
+  const quiet =
+    !options.force &&
+    options.pulledChanges?.get(lang) === 0 &&
+    isQuiet(state, key, {
+      itemsAt: store.items.lastChangeAt(lang),
+      transformedAt: store.transformed.lastTransformedAt(lang),
+    });
+  if (quiet) {
+    return {
+      lang,
+      started,
+      homeUrl,
+      state,
+      quiet,
+      previous: undefined,
+      pathsDigest: state?.pathsDigest as string,
+    };
+  }
+  const saved = store.buildState.get(lang);
+  const previous = isCurrentManifest(saved?.manifest) ? saved.manifest : undefined;
+  return { lang, started, homeUrl, state, quiet, previous, pathsDigest: '' };
+}
+
+/** A pull's count of changed items bounds what is stale and spares counting it. */
+function mayOffload(lang: string, offloadFrom: number, options: PrepareOptions): boolean {
+  return (
+    options.built.includes(lang) &&
+    (options.force === true ||
+      (options.pulledChanges?.get(lang) ?? Number.POSITIVE_INFINITY) >= offloadFrom)
+  );
+}
+
+/** The language's remote home URL, as the last pull recorded it. */
+function homeUrlOf(store: Store, lang: string): string {
+  const info = store.siteInfo.get(lang);
+  const homeUrl = (info?.data as { home?: unknown } | undefined)?.home;
+  if (typeof homeUrl !== 'string') {
+    throw new ConfigError(`${store.file} has no home URL for "${lang}": pull it again`, {
+      field: 'languages',
+    });
+  }
+  return homeUrl;
+}
+
+function secondsSince(started: number): number {
+  return (performance.now() - started) / 1000;
+}

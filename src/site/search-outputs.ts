@@ -1,0 +1,66 @@
+/**
+ * The search index in a build: which bundles are stale (re-indexed by Pagefind while the pages
+ * render), and the files the build writes for each bundle once indexing is done.
+ */
+import type { ManifestFile } from './build-manifest.js';
+import type { SearchBundles } from './build-workers.js';
+import type { OutputSpec } from './output-writer.js';
+import { SEARCH_DIR, type SearchPlan, type SearchShard } from './search-plan.js';
+import type { KnownOutput } from './staged-writes.js';
+
+/** The previous build's search files by bundle directory (`pagefind/s0`). */
+export function filesByBundle(
+  before: ReadonlyMap<string, ManifestFile>,
+): Map<string, [string, ManifestFile][]> {
+  const bundles = new Map<string, [string, ManifestFile][]>();
+  const prefix = `${SEARCH_DIR}/`;
+  for (const [file, entry] of before) {
+    if (!file.startsWith(prefix)) continue;
+    const slash = file.indexOf('/', prefix.length);
+    if (slash < 0) continue;
+    const dir = file.slice(0, slash);
+    const files = bundles.get(dir) ?? [];
+    files.push([file, entry]);
+    bundles.set(dir, files);
+  }
+  return bundles;
+}
+
+/** Bundles whose documents changed, or whose files are not all on disk. */
+export function staleShards(
+  search: SearchPlan,
+  bundleFiles: ReadonlyMap<string, readonly [string, ManifestFile][]>,
+  known: KnownOutput,
+): SearchShard[] {
+  return search.shards.filter(
+    (shard) => !shardIsCurrent(shard, bundleFiles.get(shard.dir) ?? [], known.onDisk),
+  );
+}
+
+function shardIsCurrent(
+  shard: SearchShard,
+  files: readonly [string, ManifestFile][],
+  onDisk: ReadonlySet<string>,
+): boolean {
+  if (files.length === 0) return false;
+  return files.every(([file, entry]) => entry.input === shard.digest && onDisk.has(file));
+}
+
+/** Every bundle's files: those indexed again with their bytes, the others kept. */
+export function searchOutputs(
+  search: SearchPlan,
+  rebuilt: SearchBundles,
+  bundleFiles: ReadonlyMap<string, readonly [string, ManifestFile][]>,
+): OutputSpec[] {
+  const outputs: OutputSpec[] = [];
+  for (const shard of search.shards) {
+    const files = rebuilt.get(shard.index);
+    if (files) {
+      for (const [file, content] of files) outputs.push({ file, input: shard.digest, content });
+    } else {
+      for (const [file] of bundleFiles.get(shard.dir) ?? [])
+        outputs.push({ file, input: shard.digest });
+    }
+  }
+  return outputs;
+}

@@ -1,0 +1,94 @@
+/**
+ * Writing a build's files to its staging area: in chunks between turns of the event loop, and
+ * the rendered pages chunk by chunk as they come back from the render worker.
+ */
+import type { ManifestFile } from './build-manifest.js';
+import type { BuildWorkers } from './build-workers.js';
+import { renderInChunks } from './chunked-render.js';
+import type { RenderInput } from './eleventy-renderer.js';
+import { mergeResults, writeOutputs, type OutputSpec, type WriteResult } from './output-writer.js';
+import type { Staging } from './output-switch.js';
+import type { PlannedJob } from './site-plan.js';
+
+/** What the output holds before this build: the last build's files and those on disk. */
+export interface KnownOutput {
+  readonly before: ReadonlyMap<string, ManifestFile>;
+  readonly onDisk: ReadonlySet<string>;
+}
+
+/**
+ * Files written between two turns of the event loop. Writing is synchronous; in one piece,
+ * twenty thousand files would block the loop for seconds, and Pagefind, which is fed records
+ * and answers through it, would sit idle meanwhile.
+ */
+const WRITE_CHUNK = 500;
+
+export async function writeYielding(
+  staging: Staging,
+  outputs: readonly OutputSpec[],
+  known: KnownOutput,
+  /** Files an earlier call of this build wrote: none may be produced again. */
+  alreadyWritten?: ReadonlyMap<string, ManifestFile>,
+): Promise<WriteResult> {
+  const files = new Set<string>(alreadyWritten?.keys());
+  for (const output of outputs) {
+    if (files.has(output.file))
+      throw new Error(`Internal error: ${output.file} is produced twice.`);
+    files.add(output.file);
+  }
+  const results: WriteResult[] = [];
+  for (let start = 0; start < outputs.length; start += WRITE_CHUNK) {
+    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    results.push(
+      writeOutputs(staging, outputs.slice(start, start + WRITE_CHUNK), known.before, known.onDisk, {
+        removeStale: false,
+      }),
+    );
+  }
+  return mergeResults(...results);
+}
+
+export interface RenderedPages {
+  /** The rendered pages, staged as their chunk came back. */
+  staged: WriteResult;
+  /** The theme's own pages; undefined when nothing was rendered. */
+  extras: Map<string, string> | undefined;
+  warnings: string[];
+  rendered: number;
+}
+
+/**
+ * Renders the changed pages chunk by chunk and stages each chunk while the next renders (a
+ * theme failing on some page leaves the output as it was: the staging is discarded).
+ */
+export async function renderPages(
+  workers: BuildWorkers,
+  base: Omit<RenderInput, 'jobs'>,
+  toRender: readonly PlannedJob[],
+  disk: KnownOutput & { staging: Staging; chunkSize: number },
+): Promise<RenderedPages> {
+  const staged: WriteResult[] = [];
+  const warnings: string[] = [];
+  let extras: Map<string, string> | undefined;
+  let rendered = 0;
+  for await (const { jobs, result } of renderInChunks(
+    workers.render,
+    base,
+    toRender,
+    disk.chunkSize,
+  )) {
+    // Every chunk renders the theme's own pages alike; the first chunk's are kept.
+    if (extras === undefined) {
+      extras = result.extras;
+      warnings.push(...result.warnings);
+    }
+    const pages = jobs.map((planned, index) => ({
+      file: planned.file,
+      input: planned.digest,
+      content: result.pages[index],
+    }));
+    rendered += jobs.length;
+    staged.push(await writeYielding(disk.staging, pages, disk));
+  }
+  return { staged: mergeResults(...staged), extras, warnings, rendered };
+}
