@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate } from '../../src/push/index.js';
+import { migrate } from '../../src/migrate/index.js';
 import type { RequestLogEntry, StoredItem } from '../../src/reference/index.js';
 import { credentialEnv, migrateArgs } from '../helpers/cli-args.js';
 import { getJson, startReference, type ReferenceSite } from '../helpers/reference.js';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CmsMirrorError } from '../../src/errors.js';
-import { migrate, type MigrateReport } from '../../src/push/index.js';
+import { migrate, type MigrateReport } from '../../src/migrate/index.js';
 import type { FaultKind } from '../../src/reference/faults.js';
 import { startReference, type ReferenceSite } from '../helpers/reference.js';
 import { faultDecisions, faultSpec, FAULT_HTTP } from '../helpers/reliability-faults.js';
