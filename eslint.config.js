@@ -115,6 +115,25 @@ export default tseslint.config(
     },
   },
   {
+    // A stage's entry point offers its own folder's modules only: a stage that re-exports
+    // another's internals becomes a second door to them (push once re-exported migrate's).
+    files: ['src/*/index.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='CmsMirrorError']",
+          message: 'Throw a typed error class of src/errors.ts (add one there for a new code).',
+        },
+        {
+          selector:
+            'ExportNamedDeclaration > Literal[value=/^\\.\\.\\//], ExportAllDeclaration > Literal[value=/^\\.\\.\\//]',
+          message: "export this folder's modules only; import another stage from its own index",
+        },
+      ],
+    },
+  },
+  {
     // Data tables: the reference site's item schemas and the first schema upgrade's DDL.
     files: ['src/reference/item-schema.ts', 'src/store/schema-upgrades/001-initial.ts'],
     rules: { 'max-lines': 'off', 'max-lines-per-function': 'off' },

@@ -19,6 +19,7 @@ import { buildApiUrl, type Query } from './query.js';
 import { redactUrl } from './redact.js';
 import { checkOrigin, originOf } from './origin-guard.js';
 import { headerText, httpError, toClientError } from './response-errors.js';
+import { createPacer, type Pacer } from './pacer.js';
 import { createRetryInterceptor, type CmsDispatchOptions } from './retry-interceptor.js';
 
 export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;
@@ -101,7 +102,7 @@ export class CmsClient {
   /** Bounds requests in flight; a slot is held through retries so a sick server gets fewer. */
   readonly #concurrency: PQueue;
   /** Hands out attempt starts at `requestsPerSecond`; undefined when unlimited. */
-  readonly #rate: PQueue | undefined;
+  readonly #rate: Pacer | undefined;
   readonly #authorization: string | undefined;
   readonly #siteOrigin: string;
   #stats = { requests: 0, retries: 0, bytes: 0 };
@@ -121,15 +122,7 @@ export class CmsClient {
       connect: { timeout: Math.min(o.timeoutMs, 10_000) },
     });
     this.#concurrency = new PQueue({ concurrency: o.concurrency });
-    if (o.requestsPerSecond > 0) {
-      // A sliding window of whole requests: N per N/rps seconds, N >= 1.
-      const cap = Math.max(1, Math.floor(o.requestsPerSecond));
-      this.#rate = new PQueue({
-        intervalCap: cap,
-        interval: (cap * 1000) / o.requestsPerSecond,
-        strict: true,
-      });
-    }
+    this.#rate = createPacer(o.requestsPerSecond);
     const rate = this.#rate;
     this.#dispatcher = this.#agent.compose(
       createRetryInterceptor({
@@ -144,7 +137,7 @@ export class CmsClient {
         maxBodyBytes: o.maxBodyBytes,
         sleep: o.sleep,
         now: o.now,
-        pace: rate ? () => rate.add(() => undefined) : undefined,
+        pace: rate ? () => rate.wait() : undefined,
         onEvent: (event) => {
           if (event.type === 'attempt') this.#stats.requests += 1;
           else if (event.type === 'retry') this.#stats.retries += 1;

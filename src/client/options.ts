@@ -15,6 +15,8 @@ export type ClientEvent =
       readonly method: string;
       readonly url: string;
       readonly attempt: number;
+      /** When the rate limit let this attempt start (`Date.now()`); absent when unlimited. */
+      readonly pacedAt?: number;
     }
   | {
       readonly type: 'retry';

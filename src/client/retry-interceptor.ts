@@ -44,8 +44,11 @@ export interface RetryInterceptorSettings {
   readonly maxBodyBytes: number;
   readonly sleep: (ms: number) => Promise<void>;
   readonly now: () => number;
-  /** Awaited before every attempt (the rate limiter), so retries are paced like first tries. */
-  readonly pace?: (() => Promise<void>) | undefined;
+  /**
+   * Awaited before every attempt (the rate limiter), so retries are paced like first tries;
+   * resolves with the time the start was granted.
+   */
+  readonly pace?: (() => Promise<number>) | undefined;
   readonly onEvent?: ((event: ClientEvent) => void) | undefined;
 }
 
@@ -174,9 +177,10 @@ class RetryRun implements AttemptOwner {
   }
 
   async #next(delayMs: number): Promise<void> {
+    let pacedAt: number | undefined;
     try {
       if (delayMs > 0) await this.#settings.sleep(delayMs);
-      if (this.#settings.pace) await this.#settings.pace();
+      if (this.#settings.pace) pacedAt = await this.#settings.pace();
     } catch (error) {
       this.#fail(error as Error);
       return;
@@ -194,6 +198,7 @@ class RetryRun implements AttemptOwner {
       method: this.method,
       url: this.#url,
       attempt: this.#attempts,
+      ...(pacedAt === undefined ? {} : { pacedAt }),
     });
     try {
       this.#dispatch(this.#opts, attempt);

@@ -44,23 +44,3 @@ export type { RunPushOptions, RunPushReport } from './run-push.js';
 export { openSiteSession, PUSH_NEEDS } from './site-session.js';
 export type { OpenSessionOptions, SiteSession } from './site-session.js';
 export { fetchRemoteModified } from './remote-modified.js';
-export { formatPlan, orderParentsFirst, planMigration } from '../migrate/planner.js';
-export type { MigrateType, MigrationPlan, PlanStep, SourceItem } from '../migrate/planner.js';
-export {
-  mapUrl,
-  mediaFields,
-  mediaFileName,
-  mediaUrlPairs,
-  postBody,
-  rewriteContent,
-} from '../migrate/remap.js';
-export type { RemapContext, RemapResult } from '../migrate/remap.js';
-export { migrate } from '../migrate/migrate.js';
-export type { MigrateOptions, MigrateReport } from '../migrate/migrate.js';
-export { copySeoSettings, INDEXING_ROUTES } from '../migrate/seo.js';
-export type { SeoReport } from '../migrate/seo.js';
-export { sourceSiteOf } from '../migrate/source.js';
-export type { SourceSeo, SourceSite } from '../migrate/source.js';
-export { CONFLICT_POLICIES, formatConflict } from '../migrate/conflicts.js';
-export type { ConflictPolicy, MigrateConflict } from '../migrate/conflicts.js';
-export { isOwnCopy } from '../migrate/own-copy.js';

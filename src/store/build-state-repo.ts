@@ -1,3 +1,4 @@
+import { fromRow, type RowOf } from './row-fields.js';
 import type { StoreContext } from './store-context.js';
 
 /** The record of one language's last build, shaped as the build's manifest. */
@@ -49,32 +50,11 @@ export interface SavedBuild {
   readonly pathsDigest: string | null;
 }
 
-interface StateRow {
-  manifest_version: number;
-  build_version: string;
-  templates_hash: string;
-  model_digest: string;
-  site_digest: string;
-  built_at: string;
-  sources_at: string | null;
-  writing_since: string | null;
-  transform_version: string | null;
-  paths_digest: string | null;
-}
+/** A `build_state` row: the language it is keyed by, and the state. */
+type StateRow = RowOf<SavedState> & { lang: string };
 
-function stateFromRow(row: StateRow): SavedState {
-  return {
-    manifestVersion: row.manifest_version,
-    buildVersion: row.build_version,
-    templatesHash: row.templates_hash,
-    modelDigest: row.model_digest,
-    siteDigest: row.site_digest,
-    builtAt: row.built_at,
-    sourcesAt: row.sources_at,
-    writingSince: row.writing_since,
-    transformVersion: row.transform_version,
-    pathsDigest: row.paths_digest,
-  };
+function stateFromRow({ lang: _lang, ...row }: StateRow): SavedState {
+  return fromRow<SavedState>(row);
 }
 
 interface OutputRow {

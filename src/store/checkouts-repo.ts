@@ -1,3 +1,4 @@
+import { fromRow, type RowOf } from './row-fields.js';
 import type { StoreContext } from './store-context.js';
 import type { ItemType } from './types.js';
 
@@ -16,27 +17,7 @@ export interface Checkout {
 
 export type CheckoutInput = Omit<Checkout, 'checkedOutAt'>;
 
-interface CheckoutRow {
-  lang: string;
-  type: ItemType;
-  id: number;
-  file: string;
-  base_modified_gmt: string | null;
-  file_hash: string | null;
-  checked_out_at: string;
-}
-
-function fromRow(row: CheckoutRow): Checkout {
-  return {
-    lang: row.lang,
-    type: row.type,
-    id: row.id,
-    file: row.file,
-    baseModifiedGmt: row.base_modified_gmt,
-    fileHash: row.file_hash,
-    checkedOutAt: row.checked_out_at,
-  };
-}
+type CheckoutRow = RowOf<Checkout>;
 
 /** `checkouts`: one per item; the item must be in the cache (foreign key). */
 export class CheckoutsRepo {
@@ -71,14 +52,14 @@ export class CheckoutsRepo {
         .stmt<CheckoutRow>('SELECT * FROM checkouts WHERE lang = ? AND type = ? AND id = ?')
         .get(lang, type, id),
     );
-    return row === undefined ? undefined : fromRow(row);
+    return row === undefined ? undefined : fromRow<Checkout>(row);
   }
 
   getByFile(file: string): Checkout | undefined {
     const row = this.#ctx.read(() =>
       this.#ctx.stmt<CheckoutRow>('SELECT * FROM checkouts WHERE file = ?').get(file),
     );
-    return row === undefined ? undefined : fromRow(row);
+    return row === undefined ? undefined : fromRow<Checkout>(row);
   }
 
   list(lang?: string): Checkout[] {
@@ -89,7 +70,7 @@ export class CheckoutsRepo {
             .stmt<CheckoutRow>('SELECT * FROM checkouts WHERE lang = ? ORDER BY type, id')
             .all(lang),
     );
-    return rows.map(fromRow);
+    return rows.map((row) => fromRow<Checkout>(row));
   }
 
   remove(lang: string, type: ItemType, id: number): boolean {

@@ -1,3 +1,4 @@
+import { fromRow as recordFromRow, type RowOf } from './row-fields.js';
 import type { StoreContext } from './store-context.js';
 import type { ItemType } from './types.js';
 
@@ -24,34 +25,11 @@ export interface ItemVersion {
   readonly json: string | null;
 }
 
-interface VersionRow {
-  seq: number;
-  lang: string;
-  type: ItemType;
-  id: number;
-  run_id: number | null;
-  seen_at: string;
-  gone: number;
-  status: string | null;
-  modified_gmt: string | null;
-  content_hash: string | null;
-  json: string | null;
-}
+/** `gone` is stored as 0 or 1. */
+type VersionRow = RowOf<Omit<ItemVersion, 'gone'>> & { gone: number };
 
 function fromRow(row: VersionRow): ItemVersion {
-  return {
-    seq: row.seq,
-    lang: row.lang,
-    type: row.type,
-    id: row.id,
-    runId: row.run_id,
-    seenAt: row.seen_at,
-    gone: row.gone === 1,
-    status: row.status,
-    modifiedGmt: row.modified_gmt,
-    contentHash: row.content_hash,
-    json: row.json,
-  };
+  return { ...recordFromRow<Omit<ItemVersion, 'gone'>>(row), gone: row.gone === 1 };
 }
 
 /** The latest history row of the item `i` (an `items` alias) as a scalar subquery on `column`. */

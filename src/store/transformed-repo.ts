@@ -4,6 +4,7 @@ import type { ItemType } from './types.js';
 import type { ItemRow, StoredItem } from './item-rows.js';
 import { itemColumnsSql, itemFromRow, publicItemSql } from './item-rows.js';
 import { fromJsonColumn, toJsonColumn } from './json-column.js';
+import { fromRow as recordFromRow, type RowOf } from './row-fields.js';
 
 /** The transform stage's output for one item. */
 export interface Transformed {
@@ -33,30 +34,11 @@ export interface StaleOptions {
   readonly chunkSize?: number;
 }
 
-interface TransformedRow {
-  lang: string;
-  type: ItemType;
-  id: number;
-  transform_version: string;
-  source_hash: string;
-  html: string;
-  excerpt: string | null;
-  meta: string | null;
-  transformed_at: string;
-}
+/** `meta` is stored as JSON text. */
+type TransformedRow = RowOf<Omit<Transformed, 'meta'>> & { meta: string | null };
 
 function fromRow(row: TransformedRow): Transformed {
-  return {
-    lang: row.lang,
-    type: row.type,
-    id: row.id,
-    transformVersion: row.transform_version,
-    sourceHash: row.source_hash,
-    html: row.html,
-    excerpt: row.excerpt,
-    meta: fromJsonColumn(row.meta),
-    transformedAt: row.transformed_at,
-  };
+  return { ...recordFromRow<Omit<Transformed, 'meta'>>(row), meta: fromJsonColumn(row.meta) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { CmsClient } from '../../src/client/index.js';
-import type { Store } from '../../src/store/index.js';
+import { openStore, type Store } from '../../src/store/index.js';
 
 /**
  * Copies one language (with media binaries when asked) of a site into a cache the simple way (every item, `context=edit`),
@@ -60,6 +60,21 @@ export async function mirrorLanguage(
     }
   } finally {
     await client.close();
+  }
+}
+
+/** `mirrorLanguage` into the cache file `file`, opened and closed here. */
+export async function mirrorLanguageInto(
+  site: { url: string; credentials: { user: string; password: string } },
+  lang: string,
+  file: string,
+  options: { media?: boolean } = {},
+): Promise<void> {
+  const store = openStore(file);
+  try {
+    await mirrorLanguage(site, lang, store, options);
+  } finally {
+    store.close();
   }
 }
 

@@ -8,21 +8,25 @@
 import { spawn, execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCliCaptured } from '../helpers/run-cli.js';
-import { startReference, type ReferenceSite } from '../helpers/reference.js';
-import { tempCache, type TempCache } from '../helpers/temp-cache.js';
+import { useSharedSiteAndCache } from '../helpers/mirror-fixture.js';
+import type { ReferenceSite } from '../helpers/reference.js';
+import type { TempCache } from '../helpers/temp-cache.js';
 
 const MAIN = join(import.meta.dirname, '../../dist/cli/main.js');
 const NO_STACK = /\n\s+at |internal error/;
 
+const fixture = useSharedSiteAndCache(
+  { posts: 4, pages: 2, media: 1, languages: ['pl'] },
+  'cms-mirror-cli-hostile-',
+);
 let site: ReferenceSite;
 let temp: TempCache;
 let cache: string;
 
 beforeAll(async () => {
-  site = await startReference({ posts: 4, pages: 2, media: 1, languages: ['pl'] });
-  temp = tempCache('cms-mirror-cli-hostile-');
+  ({ site, temp } = fixture);
   cache = temp.file;
   const pulled = await runCliCaptured(
     ['pull', '--site', site.url, '--lang', 'pl', '--cache', cache],
@@ -31,10 +35,6 @@ beforeAll(async () => {
     },
   );
   expect(pulled.code, pulled.stderr).toBe(0);
-});
-afterAll(async () => {
-  await site.close();
-  temp.cleanup();
 });
 
 /** A tmpfs at `dir` holding `files`, then remounted read-only. Returns the unmount. */

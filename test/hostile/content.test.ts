@@ -6,13 +6,14 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { join, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createHtmlProcessor, processHtml } from '../../src/transform/process-html.js';
 import { createUrlResolver } from '../../src/transform/url-resolver.js';
 import { listFiles } from '../helpers/bad-input-harness.js';
-import { apiUrl, startReference, type ReferenceSite } from '../helpers/reference.js';
+import { useSharedSiteAndCache } from '../helpers/mirror-fixture.js';
+import { apiUrl, type ReferenceSite } from '../helpers/reference.js';
 import { runCliCaptured } from '../helpers/run-cli.js';
-import { tempCache, type TempCache } from '../helpers/temp-cache.js';
+import type { TempCache } from '../helpers/temp-cache.js';
 import { findExecutable } from '../helpers/hostile/content-danger.js';
 
 export const XSS_PAYLOADS: readonly string[] = [
@@ -196,9 +197,10 @@ describe('the reference site content, end to end', () => {
   let temp: TempCache;
   const SCRIPT_BODY = '<p>Kept paragraph</p><script>xss("body")</script><img src=x onerror=xss()>';
 
-  beforeAll(async () => {
-    site = await startReference({ hostile: true });
-    temp = tempCache('cms-mirror-content-');
+  const fixture = useSharedSiteAndCache({ hostile: true }, 'cms-mirror-content-');
+
+  beforeAll(() => {
+    ({ site, temp } = fixture);
     // Every payload in a post of its own, so the feed and the search index carry them too.
     for (const [index, payload] of XSS_PAYLOADS.entries()) {
       site.control.createItems('pl', 'posts', 1, {
@@ -208,10 +210,6 @@ describe('the reference site content, end to end', () => {
       });
     }
     site.control.createItems('pl', 'pages', 1, { title: 'Script page', content: SCRIPT_BODY });
-  });
-  afterAll(async () => {
-    await site.close();
-    temp.cleanup();
   });
 
   it('every rich body of the seed transforms to the same bytes with and without sanitising', async () => {

@@ -7,10 +7,11 @@
  */
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CmsClient } from '../../src/client/index.js';
 import { runCliCaptured } from '../helpers/run-cli.js';
-import { startReference, type ReferenceSite } from '../helpers/reference.js';
+import { useSharedSiteAndCache } from '../helpers/mirror-fixture.js';
+import type { ReferenceSite } from '../helpers/reference.js';
 import { tempCache, type TempCache } from '../helpers/temp-cache.js';
 import { guardRemoteConnections, type OfflineGuard } from '../helpers/hostile/offline-guard.js';
 import { credentialEnv } from '../helpers/cli-args.js';
@@ -94,19 +95,19 @@ describe('every command that sends credentials refuses before connecting', () =>
   let temp: TempCache;
   let source: ReferenceSite;
   let sourceCache: string;
+  const sourceFixture = useSharedSiteAndCache(
+    { posts: 3, pages: 1, media: 0, languages: ['pl'] },
+    'cms-mirror-cred-src-',
+  );
 
   beforeAll(async () => {
-    source = await startReference({ posts: 3, pages: 1, media: 0, languages: ['pl'] });
-    const dir = tempCache('cms-mirror-cred-src-');
-    sourceCache = dir.file;
+    source = sourceFixture.site;
+    sourceCache = sourceFixture.temp.file;
     const pulled = await runCliCaptured(
       ['pull', '--site', source.url, '--lang', 'pl', '--cache', sourceCache],
-      { cwd: dir.dir },
+      { cwd: sourceFixture.temp.dir },
     );
     expect(pulled.code, pulled.stderr).toBe(0);
-  });
-  afterAll(async () => {
-    await source.close();
   });
   beforeEach(() => {
     temp = tempCache('cms-mirror-cred-');

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStaticServer, type StaticServer } from '../../src/site/static-server.js';
 import { assignSitePaths } from '../../src/transform/item-site-paths.js';
+import { useSiteAndCache } from '../helpers/mirror-fixture.js';
 
 const SECRET = 'TOP-SECRET-OUTSIDE-THE-OUTPUT';
 
@@ -163,39 +164,30 @@ describe('item paths are safe on Windows, macOS and Linux', () => {
 });
 
 describe('a moved item is reported once, when it is transformed', () => {
+  const fixture = useSiteAndCache(
+    { posts: 2, pages: 1, media: 0, languages: ['pl'], hostile: true },
+    'cms-mirror-moved-',
+  );
+
   it('pull + build warn about the hostile slugs once; the next build is quiet', async () => {
-    const { startReference } = await import('../helpers/reference.js');
     const { runCliCaptured } = await import('../helpers/run-cli.js');
-    const { tempCache } = await import('../helpers/temp-cache.js');
-    const site = await startReference({
-      posts: 2,
-      pages: 1,
-      media: 0,
-      languages: ['pl'],
-      hostile: true,
+    const { site, temp } = fixture;
+    const base = ['--cache', temp.file];
+    const pulled = await runCliCaptured(['pull', ...base, '--site', site.url, '--lang', 'pl'], {
+      cwd: temp.dir,
     });
-    const temp = tempCache('cms-mirror-moved-');
-    try {
-      const base = ['--cache', temp.file];
-      const pulled = await runCliCaptured(['pull', ...base, '--site', site.url, '--lang', 'pl'], {
-        cwd: temp.dir,
-      });
-      expect([0, 3]).toContain(pulled.code);
-      const out = ['--out', join(temp.dir, 'out')];
-      const first = await runCliCaptured(['build', ...base, ...out], { cwd: temp.dir });
-      expect(first.code, first.stderr).toBe(0);
-      const con = site.control.listItems('pl', 'posts').find((item) => item.slug === 'CON');
-      expect(con).toBeDefined();
-      const lines = first.stderr
-        .split('\n')
-        .filter((line) => line.includes(`posts ${con!.id} moved to /posts/${con!.id}/`));
-      expect(lines).toHaveLength(1);
-      const second = await runCliCaptured(['build', ...base, ...out], { cwd: temp.dir });
-      expect(second.code).toBe(0);
-      expect(second.stderr).not.toContain('moved to');
-    } finally {
-      await site.close();
-      temp.cleanup();
-    }
+    expect([0, 3]).toContain(pulled.code);
+    const out = ['--out', join(temp.dir, 'out')];
+    const first = await runCliCaptured(['build', ...base, ...out], { cwd: temp.dir });
+    expect(first.code, first.stderr).toBe(0);
+    const con = site.control.listItems('pl', 'posts').find((item) => item.slug === 'CON');
+    expect(con).toBeDefined();
+    const lines = first.stderr
+      .split('\n')
+      .filter((line) => line.includes(`posts ${con!.id} moved to /posts/${con!.id}/`));
+    expect(lines).toHaveLength(1);
+    const second = await runCliCaptured(['build', ...base, ...out], { cwd: temp.dir });
+    expect(second.code).toBe(0);
+    expect(second.stderr).not.toContain('moved to');
   });
 });

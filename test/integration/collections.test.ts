@@ -1,17 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { COLLECTIONS, backupStatuses } from '../../src/collections.js';
-import { callApi, getJson, startReference } from '../helpers/reference.js';
+import { useSite } from '../helpers/mirror-fixture.js';
+import { callApi, getJson } from '../helpers/reference.js';
 import type { Json, ReferenceSite } from '../helpers/reference.js';
 
 /**
  * The registry's facts about each collection hold on the site: the oracle is what the
  * reference site (a faithful server of the interface) answers, never the registry itself.
  */
+const fixture = useSite({ languages: ['pl'] }, 'all');
 let site: ReferenceSite;
-beforeAll(async () => {
-  site = await startReference({ languages: ['pl'] });
+beforeAll(() => {
+  ({ site } = fixture);
 });
-afterAll(() => site.close());
 
 async function editItems(route: string, statuses: readonly string[]): Promise<Json[]> {
   const { status, body } = await getJson(site, 'pl', `/${route}`, {

@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/config/settings.js';
 import { openStore } from '../../src/store/index.js';
 import { backupCache, pull } from '../../src/sync/index.js';
-import { startReference, type ReferenceSite } from '../helpers/reference.js';
+import { useSiteAndCache } from '../helpers/mirror-fixture.js';
+import type { ReferenceSite } from '../helpers/reference.js';
 import {
   cacheFingerprints,
   expectCacheEqualsSite,
@@ -13,7 +14,7 @@ import {
 } from '../helpers/reliability-compare.js';
 import { smallDisk, withFileSizeLimit, type SmallDisk } from '../helpers/reliability-disk.js';
 import { runChild, type ChildResult } from '../helpers/reliability-process.js';
-import { tempCache, type TempCache } from '../helpers/temp-cache.js';
+import type { TempCache } from '../helpers/temp-cache.js';
 import { credentialEnv } from '../helpers/cli-args.js';
 
 type Snapshot = Record<string, Map<number, ItemFingerprint>>;
@@ -29,15 +30,13 @@ describe('reliability: disk trouble under the cache', () => {
   let site: ReferenceSite;
   let temp: TempCache;
   let disk: SmallDisk | undefined;
-  beforeEach(async () => {
-    site = await startReference({ languages: ['pl'] });
-    temp = tempCache('cms-mirror-rel-');
+  const fixture = useSiteAndCache({ languages: ['pl'] }, 'cms-mirror-rel-');
+  beforeEach(() => {
+    ({ site, temp } = fixture);
   });
-  afterEach(async () => {
-    await site.close();
+  afterEach(() => {
     disk?.unmount();
     disk = undefined;
-    temp.cleanup();
   });
 
   const env = () => credentialEnv(site);

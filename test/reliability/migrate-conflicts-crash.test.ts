@@ -1,13 +1,14 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { ContentType, StoredItem } from '../../src/reference/index.js';
 import { credentialEnv, migrateArgs, unpacedPipeline } from '../helpers/cli-args.js';
-import { getJson, startReference, type ReferenceSite } from '../helpers/reference.js';
+import { useSite, useSiteAndCache } from '../helpers/mirror-fixture.js';
+import { getJson, type ReferenceSite } from '../helpers/reference.js';
 import { pullSource, sourceReferences } from '../helpers/reliability-migrate.js';
 import { cliArgs, onRequest } from '../helpers/reliability-process.js';
-import { tempCache, type TempCache } from '../helpers/temp-cache.js';
+import type { TempCache } from '../helpers/temp-cache.js';
 
 const TYPES: readonly ContentType[] = ['media', 'pages', 'posts'];
 const LEFT_BEHIND = new Set(['trash', 'auto-draft']);
@@ -34,21 +35,17 @@ describe('reliability: migrate into a target with content, killed at five moment
   let source: ReferenceSite;
   let target: ReferenceSite;
   let temp: TempCache;
-  beforeEach(async () => {
-    source = await startReference({
-      ...{ languages: ['pl'], posts: 30, sluglessDrafts: true },
-      urlVariants: true,
-    });
-    target = await startReference({
-      ...{ languages: ['pl'], posts: 0, pages: 0, media: 0, seed: 'target' },
-      overlapWith: 'cms-mirror',
-    });
-    temp = tempCache('cms-mirror-rel-');
+  const fixture = useSiteAndCache(
+    { ...{ languages: ['pl'], posts: 30, sluglessDrafts: true }, urlVariants: true },
+    'cms-mirror-rel-',
+  );
+  const targetFixture = useSite({
+    ...{ languages: ['pl'], posts: 0, pages: 0, media: 0, seed: 'target' },
+    overlapWith: 'cms-mirror',
   });
-  afterEach(async () => {
-    await source.close();
-    await target.close();
-    temp.cleanup();
+  beforeEach(() => {
+    ({ site: source, temp } = fixture);
+    target = targetFixture.site;
   });
 
   /**

@@ -1,14 +1,15 @@
 import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate } from '../../src/push/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { migrate } from '../../src/migrate/index.js';
 import type { RequestLogEntry, StoredItem } from '../../src/reference/index.js';
 import { credentialEnv, migrateArgs } from '../helpers/cli-args.js';
+import { useSharedSiteAndCache } from '../helpers/mirror-fixture.js';
 import { getJson, startReference, type ReferenceSite } from '../helpers/reference.js';
 import { expectMigrated, migrationTree, pullSource } from '../helpers/reliability-migrate.js';
 import { onRequest, runChild } from '../helpers/reliability-process.js';
 import { killAt, killPointsIn, phaseOf } from '../helpers/request-phases.js';
-import { tempCache, type TempCache } from '../helpers/temp-cache.js';
+import type { TempCache } from '../helpers/temp-cache.js';
 
 const SEED = 6303;
 /** More posts than one batch holds (25), pages on two levels, media to upload. */
@@ -121,17 +122,13 @@ describe('reliability: migrate killed with SIGKILL in every phase', () => {
   let trace: Map<string, number> | undefined;
   let taken: StoredItem;
   const landings: string[] = [];
+  const fixture = useSharedSiteAndCache(SOURCE, 'cms-mirror-rel-');
   beforeAll(async () => {
-    source = await startReference(SOURCE);
-    temp = tempCache('cms-mirror-rel-');
+    ({ site: source, temp } = fixture);
     await pullSource(source, temp.file, 'pl');
     const tree = migrationTree(source, 'pl');
     want = { pages: tree.pages.length, posts: tree.posts.length };
     taken = linkedPost(source);
-  });
-  afterAll(async () => {
-    await source?.close();
-    temp?.cleanup();
   });
 
   /** A copy of the pulled cache (each migration records its own id_map in its cache). */

@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CmsMirrorError } from '../../src/errors.js';
-import { migrate, type MigrateReport } from '../../src/push/index.js';
+import { migrate, type MigrateReport } from '../../src/migrate/index.js';
 import type { FaultKind } from '../../src/reference/faults.js';
+import { useSiteAndCache } from '../helpers/mirror-fixture.js';
 import { startReference, type ReferenceSite } from '../helpers/reference.js';
 import { faultDecisions, faultSpec, FAULT_HTTP } from '../helpers/reliability-faults.js';
 import { expectMigrated, pullSource } from '../helpers/reliability-migrate.js';
-import { tempCache, type TempCache } from '../helpers/temp-cache.js';
+import type { TempCache } from '../helpers/temp-cache.js';
 
 /**
  * Round 0 runs the standard mix; the next rounds aim the faults that can lose the answer to
@@ -22,14 +23,12 @@ describe('reliability: migrate through every kind of fault', () => {
   let source: ReferenceSite;
   let temp: TempCache;
   const targets: ReferenceSite[] = [];
-  beforeEach(async () => {
-    source = await startReference({ posts: 30, languages: ['pl'] });
-    temp = tempCache('cms-mirror-rel-');
+  const fixture = useSiteAndCache({ posts: 30, languages: ['pl'] }, 'cms-mirror-rel-');
+  beforeEach(() => {
+    ({ site: source, temp } = fixture);
   });
   afterEach(async () => {
-    await source.close();
     for (const target of targets.splice(0)) await target.close();
-    temp.cleanup();
   });
 
   it('re-creates the source exactly once on the target, re-run after re-run', async () => {

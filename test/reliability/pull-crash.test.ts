@@ -1,13 +1,14 @@
 import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/config/settings.js';
 import { openStore } from '../../src/store/index.js';
 import { pull } from '../../src/sync/index.js';
 import { credentialEnv, pullArgs } from '../helpers/cli-args.js';
 import { createRng } from '../../src/reference/rng.js';
-import { startReference, type ReferenceSite } from '../helpers/reference.js';
-import { tempCache, type TempCache } from '../helpers/temp-cache.js';
+import { useSharedSiteAndCache } from '../helpers/mirror-fixture.js';
+import type { ReferenceSite } from '../helpers/reference.js';
+import type { TempCache } from '../helpers/temp-cache.js';
 import { expectBackupEqualsSite } from '../helpers/reliability-backup.js';
 import {
   expectCacheEqualsSite,
@@ -46,13 +47,9 @@ describe('reliability: pull killed with SIGKILL in every phase', () => {
   let temp: TempCache;
   /** Where each kill landed, for the coverage check at the end. */
   const landings: string[] = [];
-  beforeAll(async () => {
-    site = await startReference(SITE);
-    temp = tempCache('cms-mirror-rel-');
-  });
-  afterAll(async () => {
-    await site?.close();
-    temp?.cleanup();
+  const fixture = useSharedSiteAndCache(SITE, 'cms-mirror-rel-');
+  beforeAll(() => {
+    ({ site, temp } = fixture);
   });
 
   /** The trace of a clean in-process pull from a copy of `from` (or an empty cache). */

@@ -1,11 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { resolveSettings, type Settings } from '../../src/config/settings.js';
 import { openStore } from '../../src/store/index.js';
 import { pull } from '../../src/sync/index.js';
-import { startReference, type ReferenceSite } from '../helpers/reference.js';
+import { useSiteAndCache } from '../helpers/mirror-fixture.js';
+import type { ReferenceSite } from '../helpers/reference.js';
 import { expectCacheEqualsSite } from '../helpers/reliability-compare.js';
 import { faultCounts, faultSpec, FAULT_HTTP } from '../helpers/reliability-faults.js';
-import { tempCache, type TempCache } from '../helpers/temp-cache.js';
+import type { TempCache } from '../helpers/temp-cache.js';
 import { credentialEnv } from '../helpers/cli-args.js';
 
 const SPEC = faultSpec(14); // a seed whose sequence meets every kind of fault in this pull
@@ -13,13 +14,9 @@ const SPEC = faultSpec(14); // a seed whose sequence meets every kind of fault i
 describe('reliability: pull through every kind of fault', () => {
   let site: ReferenceSite;
   let temp: TempCache;
-  beforeEach(async () => {
-    site = await startReference({ posts: 40, faults: SPEC });
-    temp = tempCache('cms-mirror-rel-');
-  });
-  afterEach(async () => {
-    await site.close();
-    temp.cleanup();
+  const fixture = useSiteAndCache({ posts: 40, faults: SPEC }, 'cms-mirror-rel-');
+  beforeEach(() => {
+    ({ site, temp } = fixture);
   });
 
   function settings(): Settings {

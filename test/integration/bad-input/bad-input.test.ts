@@ -7,8 +7,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliCaptured, type CliResult } from '../../helpers/run-cli.js';
-import { startReference, type ReferenceSite } from '../../helpers/reference.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import { useSharedSiteAndCache } from '../../helpers/mirror-fixture.js';
+import type { ReferenceSite } from '../../helpers/reference.js';
+import type { TempCache } from '../../helpers/temp-cache.js';
 import {
   itemsCount,
   itemsDigest,
@@ -56,9 +57,10 @@ describe('bad input: exit 2, one line naming the culprit, cache and output untou
     return server;
   };
 
+  const fixture = useSharedSiteAndCache({}, 'cms-mirror-bad-input-');
+
   beforeAll(async () => {
-    site = await startReference();
-    temp = tempCache('cms-mirror-bad-input-');
+    ({ site, temp } = fixture);
     out = join(temp.dir, 'output');
     servers = [];
     env = credentialEnv(site);
@@ -76,8 +78,6 @@ describe('bad input: exit 2, one line naming the culprit, cache and output untou
 
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.close()));
-    await site.close();
-    temp.cleanup();
   });
 
   it('a pipeline file that is not YAML names the file and the line', async () => {

@@ -1,10 +1,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/store/index.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
-import { callApi, startReference, type ReferenceSite } from '../../helpers/reference.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import { useSiteAndCache } from '../../helpers/mirror-fixture.js';
+import { callApi, type ReferenceSite } from '../../helpers/reference.js';
+import type { TempCache } from '../../helpers/temp-cache.js';
 import { credentialEnv } from '../../helpers/cli-args.js';
 
 const SUMMARY_KEYS = [
@@ -23,17 +24,13 @@ describe('pull, status, verify and backup commands', () => {
   let temp: TempCache;
   let env: NodeJS.ProcessEnv;
   let common: string[];
-  beforeEach(async () => {
-    site = await startReference();
-    temp = tempCache();
+  const fixture = useSiteAndCache();
+  beforeEach(() => {
+    ({ site, temp } = fixture);
     env = credentialEnv(site);
     const pipeline = join(temp.dir, 'pipeline.yaml');
     writeFileSync(pipeline, 'http:\n  requestsPerSecond: 0\n');
     common = ['--pipeline', pipeline, '--site', site.url, '--lang', 'pl,es', '--cache', temp.file];
-  });
-  afterEach(async () => {
-    await site.close();
-    temp.cleanup();
   });
 
   it('pull --json prints one summary per language and in total; status, verify and backup report on the cache', async () => {

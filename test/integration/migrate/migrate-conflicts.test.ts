@@ -1,13 +1,13 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { startReferenceSite, type ReferenceSite } from '../../../src/reference/index.js';
 import type { StoredItem } from '../../../src/reference/index.js';
-import { openStore } from '../../../src/store/index.js';
 import { credentialEnv, migrateArgs, unpacedPipeline } from '../../helpers/cli-args.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
-import { mirrorLanguage } from '../../helpers/push-site-fixture.js';
+import type { TempCache } from '../../helpers/temp-cache.js';
+import { useSite, useSiteAndCache } from '../../helpers/mirror-fixture.js';
+import { mirrorLanguageInto } from '../../helpers/push-site-fixture.js';
 
 /**
  * Migrating into a target that already holds a person's items with the slugs and dates of
@@ -32,25 +32,17 @@ describe('migrate into a target with content of its own', () => {
   let temp: TempCache;
   let before: Record<(typeof TYPES)[number], StoredItem[]>;
 
-  beforeEach(async () => {
-    source = await startReferenceSite({ languages: ['pl'], sluglessDrafts: true });
-    target = await startReferenceSite({
-      ...{ languages: ['pl'], posts: 0, pages: 0, media: 0, seed: 'target' },
-      overlapWith: 'cms-mirror',
-    });
-    temp = tempCache();
-    const store = openStore(temp.file);
-    try {
-      await mirrorLanguage(source, 'pl', store, { media: true });
-    } finally {
-      store.close();
-    }
-    before = snapshot();
+  const fixture = useSiteAndCache({ languages: ['pl'], sluglessDrafts: true });
+  const targetFixture = useSite({
+    ...{ languages: ['pl'], posts: 0, pages: 0, media: 0, seed: 'target' },
+    overlapWith: 'cms-mirror',
   });
-  afterEach(async () => {
-    await source?.close();
-    await target?.close();
-    temp?.cleanup();
+
+  beforeEach(async () => {
+    ({ site: source, temp } = fixture);
+    target = targetFixture.site;
+    await mirrorLanguageInto(source, 'pl', temp.file, { media: true });
+    before = snapshot();
   });
 
   const snapshot = () =>
@@ -167,27 +159,12 @@ describe('migrate: credentials and terms', () => {
   let source: ReferenceSite;
   let target: ReferenceSite;
   let temp: TempCache;
+  const fixture = useSiteAndCache({ languages: ['pl'], posts: 12, pages: 2, media: 2 });
+  const targetFixture = useSite({ languages: ['pl'], posts: 0, pages: 0, media: 0, seed: 't' });
   beforeEach(async () => {
-    source = await startReferenceSite({ languages: ['pl'], posts: 12, pages: 2, media: 2 });
-    target = await startReferenceSite({
-      languages: ['pl'],
-      posts: 0,
-      pages: 0,
-      media: 0,
-      seed: 't',
-    });
-    temp = tempCache();
-    const store = openStore(temp.file);
-    try {
-      await mirrorLanguage(source, 'pl', store, { media: true });
-    } finally {
-      store.close();
-    }
-  });
-  afterEach(async () => {
-    await source?.close();
-    await target?.close();
-    temp?.cleanup();
+    ({ site: source, temp } = fixture);
+    target = targetFixture.site;
+    await mirrorLanguageInto(source, 'pl', temp.file, { media: true });
   });
   const args = () => [...migrateArgs(temp.file, target), '--pipeline', unpacedPipeline(temp.dir)];
 

@@ -1,10 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startReferenceSite, type ReferenceSite } from '../../../src/reference/index.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ReferenceSite } from '../../../src/reference/index.js';
 import { openStore } from '../../../src/store/index.js';
 import { credentialEnv, migrateArgs } from '../../helpers/cli-args.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
-import { mirrorLanguage, siteClient } from '../../helpers/push-site-fixture.js';
+import type { TempCache } from '../../helpers/temp-cache.js';
+import { useSite, useSiteAndCache } from '../../helpers/mirror-fixture.js';
+import { mirrorLanguageInto, siteClient } from '../../helpers/push-site-fixture.js';
 
 type Cached = {
   id: number;
@@ -19,27 +20,18 @@ describe('migrate: links to items created later', () => {
   let target: ReferenceSite;
   let temp: TempCache;
 
+  const fixture = useSiteAndCache();
+  const targetFixture = useSite({ posts: 0, pages: 0, media: 0, seed: 'target' });
+
   beforeEach(async () => {
-    source = await startReferenceSite();
-    target = await startReferenceSite({ posts: 0, pages: 0, media: 0, seed: 'target' });
-    temp = tempCache();
-    const store = openStore(temp.file);
-    try {
-      await mirrorLanguage(source, 'pl', store, { media: true });
-    } finally {
-      store.close();
-    }
+    ({ site: source, temp } = fixture);
+    target = targetFixture.site;
+    await mirrorLanguageInto(source, 'pl', temp.file, { media: true });
   });
   const migrateJson = () =>
     runCliCaptured([...migrateArgs(temp.file, target), '--on-conflict', 'beside', '--json'], {
       env: credentialEnv(target),
     });
-
-  afterEach(async () => {
-    await source?.close();
-    await target?.close();
-    temp?.cleanup();
-  });
 
   it('a page created before the post it links to ends up linking to the post the target made', async () => {
     // A page whose content links to a published post (pages are created before posts).

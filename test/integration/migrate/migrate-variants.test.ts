@@ -9,11 +9,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReferenceSite, type ReferenceSite } from '../../../src/reference/index.js';
 import type { CmsClient } from '../../../src/client/index.js';
-import { openStore } from '../../../src/store/index.js';
 import { credentialEnv } from '../../helpers/cli-args.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
-import { mirrorLanguage, siteClient } from '../../helpers/push-site-fixture.js';
+import type { TempCache } from '../../helpers/temp-cache.js';
+import { useSiteAndCache } from '../../helpers/mirror-fixture.js';
+import { mirrorLanguageInto, siteClient } from '../../helpers/push-site-fixture.js';
 
 type Item = Record<string, unknown> & { id: number; link: string; content: { raw: string } };
 const STATUSES = ['publish', 'future', 'draft', 'pending', 'private'];
@@ -84,9 +84,10 @@ describe('migrate content that refers to the source by URL variants', () => {
   let temp: TempCache;
   let files: Set<string>;
 
+  const fixture = useSiteAndCache({ urlVariants: true });
+
   beforeEach(async () => {
-    source = await startReferenceSite({ urlVariants: true });
-    temp = tempCache();
+    ({ site: source, temp } = fixture);
     // A link to a page that does not exist: it matches nothing migrated.
     const client = siteClient(source.url, 'pl', source.credentials);
     try {
@@ -112,17 +113,11 @@ describe('migrate content that refers to the source by URL variants', () => {
     } finally {
       await client.close();
     }
-    const store = openStore(temp.file);
-    try {
-      await mirrorLanguage(source, 'pl', store, { media: true });
-    } finally {
-      store.close();
-    }
+    await mirrorLanguageInto(source, 'pl', temp.file, { media: true });
   });
   afterEach(async () => {
-    await source?.close();
     await target?.close();
-    temp?.cleanup();
+    target = undefined;
   });
 
   async function migrateAndCount(

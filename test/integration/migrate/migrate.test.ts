@@ -2,14 +2,14 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startReferenceSite, type ReferenceSite } from '../../../src/reference/index.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ReferenceSite } from '../../../src/reference/index.js';
 import type { CmsClient } from '../../../src/client/index.js';
-import { openStore } from '../../../src/store/index.js';
 import { credentialEnv, migrateArgs } from '../../helpers/cli-args.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
-import { mirrorLanguage, siteClient } from '../../helpers/push-site-fixture.js';
+import type { TempCache } from '../../helpers/temp-cache.js';
+import { useSite, useSiteAndCache } from '../../helpers/mirror-fixture.js';
+import { mirrorLanguageInto, siteClient } from '../../helpers/push-site-fixture.js';
 
 type Item = Record<string, unknown> & { id: number; slug: string; status: string; link: string };
 
@@ -44,22 +44,14 @@ describe('migrate the seeded pl site into an empty second site', () => {
   let temp: TempCache;
   let env: NodeJS.ProcessEnv;
 
+  const fixture = useSiteAndCache();
+  const targetFixture = useSite({ posts: 0, pages: 0, media: 0, seed: 'target' });
+
   beforeEach(async () => {
-    source = await startReferenceSite();
-    target = await startReferenceSite({ posts: 0, pages: 0, media: 0, seed: 'target' });
-    temp = tempCache();
+    ({ site: source, temp } = fixture);
+    target = targetFixture.site;
     env = credentialEnv(target);
-    const store = openStore(temp.file);
-    try {
-      await mirrorLanguage(source, 'pl', store, { media: true });
-    } finally {
-      store.close();
-    }
-  });
-  afterEach(async () => {
-    await source?.close();
-    await target?.close();
-    temp?.cleanup();
+    await mirrorLanguageInto(source, 'pl', temp.file, { media: true });
   });
 
   const args = () => migrateArgs(temp.file, target);

@@ -1,11 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startReferenceSite, type ReferenceSite } from '../../../src/reference/index.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ReferenceSite } from '../../../src/reference/index.js';
 import { checkout } from '../../../src/push/index.js';
 import { openStore } from '../../../src/store/index.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import type { TempCache } from '../../helpers/temp-cache.js';
+import { useSiteAndCache } from '../../helpers/mirror-fixture.js';
 import { mirrorLanguage } from '../../helpers/push-site-fixture.js';
 import { credentialEnv } from '../../helpers/cli-args.js';
 
@@ -19,9 +20,10 @@ describe('push of a batch the site saves in part', () => {
   let temp: TempCache;
   let dir: string;
 
+  const fixture = useSiteAndCache();
+
   beforeEach(async () => {
-    site = await startReferenceSite();
-    temp = tempCache();
+    ({ site, temp } = fixture);
     dir = path.join(temp.dir, 'content');
     const store = openStore(temp.file);
     try {
@@ -30,10 +32,6 @@ describe('push of a batch the site saves in part', () => {
     } finally {
       store.close();
     }
-  });
-  afterEach(async () => {
-    await site?.close();
-    temp?.cleanup();
   });
 
   const fileOf = (id: number): string => {

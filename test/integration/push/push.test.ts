@@ -1,11 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startReferenceSite, type ReferenceSite } from '../../../src/reference/index.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ReferenceSite } from '../../../src/reference/index.js';
 import { checkout, openSiteSession, PUSH_NEEDS, sendQueuedEdits } from '../../../src/push/index.js';
 import { openStore, type Store } from '../../../src/store/index.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import type { TempCache } from '../../helpers/temp-cache.js';
+import { useSiteAndCache, type SiteAndCache } from '../../helpers/mirror-fixture.js';
 import { mirrorLanguage, siteClient } from '../../helpers/push-site-fixture.js';
 import { credentialEnv } from '../../helpers/cli-args.js';
 
@@ -17,11 +18,8 @@ describe('push against the reference site', () => {
   let dir: string;
   let env: NodeJS.ProcessEnv;
 
-  async function setUp(options: { posts?: number } = {}) {
-    site = await startReferenceSite({
-      ...(options.posts !== undefined ? { posts: options.posts } : {}),
-    });
-    temp = tempCache();
+  async function setUp(fixture: SiteAndCache) {
+    ({ site, temp } = fixture);
     dir = path.join(temp.dir, 'content');
     env = credentialEnv(site);
     const store = openStore(temp.file);
@@ -32,11 +30,6 @@ describe('push against the reference site', () => {
       store.close();
     }
   }
-
-  afterEach(async () => {
-    await site?.close();
-    temp?.cleanup();
-  });
 
   const withStore = <T>(fn: (store: Store) => T): T => {
     const store = openStore(temp.file);
@@ -86,7 +79,8 @@ describe('push against the reference site', () => {
   };
 
   describe('with the default seed', () => {
-    beforeEach(() => setUp());
+    const fixture = useSiteAndCache();
+    beforeEach(() => setUp(fixture));
 
     it('sends two post titles and one page body in exactly one batch call, recorded as revisions', async () => {
       const [postA, postB] = published('posts');
@@ -319,20 +313,24 @@ describe('push against the reference site', () => {
     });
   });
 
-  it('sends 60 edited items in 3 batch calls of at most 25', async () => {
-    await setUp({ posts: 80 });
-    const ids = published('posts').slice(0, 60);
-    expect(ids).toHaveLength(60);
-    for (const id of ids) editFile(fileOf('posts', id), /^title: .*$/m, `title: Batch ${id}`);
-    const before = site.requests.length;
-    const result = await push('--json');
-    expect(JSON.parse(result.stdout)).toMatchObject({
-      sent: 60,
-      batches: 3,
-      updated: 60,
-      pending: 0,
+  describe('with 80 posts', () => {
+    const fixture = useSiteAndCache({ posts: 80 });
+    beforeEach(() => setUp(fixture));
+
+    it('sends 60 edited items in 3 batch calls of at most 25', async () => {
+      const ids = published('posts').slice(0, 60);
+      expect(ids).toHaveLength(60);
+      for (const id of ids) editFile(fileOf('posts', id), /^title: .*$/m, `title: Batch ${id}`);
+      const before = site.requests.length;
+      const result = await push('--json');
+      expect(JSON.parse(result.stdout)).toMatchObject({
+        sent: 60,
+        batches: 3,
+        updated: 60,
+        pending: 0,
+      });
+      expect(batchCalls(before)).toHaveLength(3);
+      expect((await get('posts', ids[59]!)).title).toMatchObject({ raw: `Batch ${ids[59]}` });
     });
-    expect(batchCalls(before)).toHaveLength(3);
-    expect((await get('posts', ids[59]!)).title).toMatchObject({ raw: `Batch ${ids[59]}` });
   });
 });

@@ -1,9 +1,10 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startReferenceSite, type ReferenceSite } from '../../../src/reference/index.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ReferenceSite } from '../../../src/reference/index.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import type { TempCache } from '../../helpers/temp-cache.js';
+import { useSiteAndCache } from '../../helpers/mirror-fixture.js';
 import { siteClient } from '../../helpers/push-site-fixture.js';
 import { credentialEnv } from '../../helpers/cli-args.js';
 
@@ -18,15 +19,12 @@ describe('resolving a push conflict without --force', () => {
   let dir: string;
   let env: NodeJS.ProcessEnv;
 
-  beforeEach(async () => {
-    site = await startReferenceSite();
-    temp = tempCache();
+  const fixture = useSiteAndCache();
+
+  beforeEach(() => {
+    ({ site, temp } = fixture);
     dir = path.join(temp.dir, 'content');
     env = credentialEnv(site);
-  });
-  afterEach(async () => {
-    await site?.close();
-    temp?.cleanup();
   });
 
   const cli = (...args: string[]) =>

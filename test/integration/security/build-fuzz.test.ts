@@ -7,12 +7,13 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/store/index.js';
 import { DEFAULT_MAXWIDTH, findEmbedUrls } from '../../../src/transform/index.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
-import { startReference, type ReferenceSite } from '../../helpers/reference.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import { useSiteAndCache } from '../../helpers/mirror-fixture.js';
+import type { ReferenceSite } from '../../helpers/reference.js';
+import type { TempCache } from '../../helpers/temp-cache.js';
 import { findDanger, HostileInput } from '../../helpers/hostile-input.js';
 import { listFiles } from '../../helpers/bad-input-harness.js';
 
@@ -23,13 +24,13 @@ describe('build fuzz', () => {
   let site: ReferenceSite;
   let temp: TempCache;
 
-  beforeEach(async () => {
-    site = await startReference({ posts: 3, pages: 2, media: 1, languages: ['pl'] });
-    temp = tempCache('cms-mirror-build-fuzz-');
-  });
-  afterEach(async () => {
-    await site.close();
-    temp.cleanup();
+  const fixture = useSiteAndCache(
+    { posts: 3, pages: 2, media: 1, languages: ['pl'] },
+    'cms-mirror-build-fuzz-',
+  );
+
+  beforeEach(() => {
+    ({ site, temp } = fixture);
   });
 
   it(`builds ${POSTS} posts and ${PAGES} pages of hostile input safely`, async () => {

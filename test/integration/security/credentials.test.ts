@@ -8,12 +8,13 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { basicAuthHeader } from '../../../src/client/index.js';
 import { credentialEnv, migrateArgs } from '../../helpers/cli-args.js';
 import { runCliCaptured, type CliResult } from '../../helpers/run-cli.js';
-import { startReference, type ReferenceSite } from '../../helpers/reference.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import { useSite, useSiteAndCache } from '../../helpers/mirror-fixture.js';
+import type { ReferenceSite } from '../../helpers/reference.js';
+import type { TempCache } from '../../helpers/temp-cache.js';
 import { listFiles } from '../../helpers/bad-input-harness.js';
 
 /** The forms a secret could take in a file or a log. */
@@ -41,15 +42,12 @@ describe('credentials never leave memory', () => {
   let target: ReferenceSite;
   let temp: TempCache;
 
-  beforeEach(async () => {
-    source = await startReference({ posts: 6, pages: 3, media: 2 });
-    target = await startReference({ posts: 0, pages: 0, media: 0, seed: 'target' });
-    temp = tempCache('cms-mirror-secrets-');
-  });
-  afterEach(async () => {
-    await source.close();
-    await target.close();
-    temp.cleanup();
+  const fixture = useSiteAndCache({ posts: 6, pages: 3, media: 2 }, 'cms-mirror-secrets-');
+  const targetFixture = useSite({ posts: 0, pages: 0, media: 0, seed: 'target' });
+
+  beforeEach(() => {
+    ({ site: source, temp } = fixture);
+    target = targetFixture.site;
   });
 
   it('pull --backup, build, checkout, push, migrate and verify write no password or Basic value', async () => {

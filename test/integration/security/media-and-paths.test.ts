@@ -16,8 +16,9 @@ import {
 import { join, relative, sep } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCliCaptured } from '../../helpers/run-cli.js';
-import { startReference, type ReferenceSite } from '../../helpers/reference.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import { useSiteAndCache } from '../../helpers/mirror-fixture.js';
+import type { ReferenceSite } from '../../helpers/reference.js';
+import type { TempCache } from '../../helpers/temp-cache.js';
 import {
   listFiles,
   startTinyServer,
@@ -34,13 +35,17 @@ describe('media origins', () => {
   let temp: TempCache;
   let postSlug: string;
 
+  const fixture = useSiteAndCache(
+    { posts: 3, pages: 1, media: 1, languages: ['pl'] },
+    'cms-mirror-media-origin-',
+  );
+
   beforeEach(async () => {
-    site = await startReference({ posts: 3, pages: 1, media: 1, languages: ['pl'] });
+    ({ site, temp } = fixture);
     cdn = await startTinyServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'image/png' });
       res.end(PNG_BYTES);
     });
-    temp = tempCache('cms-mirror-media-origin-');
     const [post] = site.control.createItems('pl', 'posts', 1, {
       slug: 'remote-image',
       content: `<p>Before.</p>\n<p><img src="${cdn.url}/uploads/photo.png" alt="remote" width="16" height="16"></p>`,
@@ -48,9 +53,7 @@ describe('media origins', () => {
     postSlug = post!.slug;
   });
   afterEach(async () => {
-    await site.close();
     await cdn.close();
-    temp.cleanup();
   });
 
   const build = async (pipelineText: string) => {
@@ -110,9 +113,13 @@ describe('output paths from hostile media names, and symlinks', () => {
   let common: string[];
   let buildArgs: string[];
 
+  const fixture = useSiteAndCache(
+    { posts: 3, pages: 2, media: 1, hostile: true },
+    'cms-mirror-paths-',
+  );
+
   beforeEach(async () => {
-    site = await startReference({ posts: 3, pages: 2, media: 1, hostile: true });
-    temp = tempCache('cms-mirror-paths-');
+    ({ site, temp } = fixture);
     env = credentialEnv(site);
     // The build copies the media a page shows: one post per language shows every file,
     // hostile names included, under the URLs the site gives for them.
@@ -131,10 +138,6 @@ describe('output paths from hostile media names, and symlinks', () => {
     buildArgs = ['build', '--pipeline', pipeline, '--lang', 'pl,es', '--cache', temp.file];
     const pulled = await runCliCaptured(['pull', ...common], { env, cwd: temp.dir });
     expect(pulled.code, pulled.stderr).toBe(0);
-  });
-  afterEach(async () => {
-    await site.close();
-    temp.cleanup();
   });
 
   /** Everything under the temp dir that is neither the cache nor inside `allowed`. */

@@ -14,8 +14,9 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isIntactLdJson, URL_PROPERTY_NAMES } from '../../helpers/html-danger.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
-import { startReference, type ReferenceSite } from '../../helpers/reference.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import { useSiteAndCache } from '../../helpers/mirror-fixture.js';
+import type { ReferenceSite } from '../../helpers/reference.js';
+import type { TempCache } from '../../helpers/temp-cache.js';
 import { listFiles, startProxy, type TinyServer } from '../../helpers/bad-input-harness.js';
 import { credentialEnv } from '../../helpers/cli-args.js';
 
@@ -93,8 +94,13 @@ describe('oEmbed provider HTML, end to end', () => {
   let proxy: TinyServer;
   let temp: TempCache;
 
+  const fixture = useSiteAndCache(
+    { posts: 4, pages: 1, media: 1, languages: ['pl'] },
+    'cms-mirror-oembed-',
+  );
+
   beforeEach(async () => {
-    site = await startReference({ posts: 4, pages: 1, media: 1, languages: ['pl'] });
+    ({ site, temp } = fixture);
     site.control.createItems('pl', 'posts', 1, {
       slug: 'embeds',
       content: [
@@ -122,12 +128,9 @@ describe('oEmbed provider HTML, end to end', () => {
           }
         : undefined,
     );
-    temp = tempCache('cms-mirror-oembed-');
   });
   afterEach(async () => {
     await proxy.close();
-    await site.close();
-    temp.cleanup();
   });
 
   it('keeps the known-host iframe and drops every script, handler and javascript: URL', async () => {

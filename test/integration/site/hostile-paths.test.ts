@@ -18,7 +18,8 @@ import { openStore, type Store } from '../../../src/store/index.js';
 import { pull } from '../../../src/sync/index.js';
 import { sitePathToFilePath } from '../../../src/transform/site-paths.js';
 import { checkLinks, walkFiles } from '../../helpers/link-check.js';
-import { startReference, type ReferenceSite } from '../../helpers/reference.js';
+import { useSharedSiteAndCache } from '../../helpers/mirror-fixture.js';
+import type { ReferenceSite } from '../../helpers/reference.js';
 import { credentialEnv } from '../../helpers/cli-args.js';
 
 const LANGUAGES = ['pl', 'es'] as const;
@@ -32,9 +33,11 @@ describe('hostile slugs and file names stay inside output/{lang}/', () => {
   /** Names an escaping write would create next to the temp dir (in the system temp dir). */
   let outsideBefore: Set<string>;
 
+  const fixture = useSharedSiteAndCache({ hostile: true }, 'cms-mirror-hostile-');
+
   beforeAll(async () => {
-    site = await startReference({ hostile: true });
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-mirror-hostile-'));
+    site = fixture.site;
+    root = fixture.temp.dir;
     // Three levels between the temp dir and a language folder, so `..` chains land inside
     // the walked tree before they could reach anything else.
     outDir = path.join(root, 'nest', 'deeper', 'output');
@@ -43,7 +46,7 @@ describe('hostile slugs and file names stay inside output/{lang}/', () => {
       {
         site: site.url,
         lang: LANGUAGES.join(','),
-        cache: path.join(root, 'cache.sqlite'),
+        cache: fixture.temp.file,
         out: outDir,
       },
       credentialEnv(site),
@@ -55,10 +58,8 @@ describe('hostile slugs and file names stay inside output/{lang}/', () => {
     store = openStore(settings.cache);
     summary = await runBuild(store, settings);
   });
-  afterAll(async () => {
+  afterAll(() => {
     store?.close();
-    await site?.close();
-    if (root) fs.rmSync(root, { recursive: true, force: true });
   });
 
   it('writes nothing outside output/pl and output/es, at any level of the temp tree', () => {

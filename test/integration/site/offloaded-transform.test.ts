@@ -5,16 +5,17 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { transformElsewhere } from '../../../src/transform/offloaded-transform.js';
 import { runBuild } from '../../../src/site/run-build.js';
 import { resolveSettings } from '../../../src/config/settings.js';
 import { openStore, type Store } from '../../../src/store/index.js';
 import { runTransform } from '../../../src/transform/transform-runner.js';
 import { walkFiles } from '../../helpers/link-check.js';
-import { startReference, type ReferenceSite } from '../../helpers/reference.js';
+import { useSharedSiteAndCache } from '../../helpers/mirror-fixture.js';
+import type { ReferenceSite } from '../../helpers/reference.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import type { TempCache } from '../../helpers/temp-cache.js';
 import { credentialEnv } from '../../helpers/cli-args.js';
 
 const LANGUAGES = ['pl', 'es'];
@@ -23,14 +24,11 @@ describe('transforms in a worker thread', () => {
   let site: ReferenceSite;
   let temp: TempCache;
 
-  beforeAll(async () => {
-    site = await startReference();
-    temp = tempCache('cms-mirror-offload-');
+  const fixture = useSharedSiteAndCache({}, 'cms-mirror-offload-');
+
+  beforeAll(() => {
+    ({ site, temp } = fixture);
     fs.writeFileSync(path.join(temp.dir, 'pipeline.yaml'), 'http:\n  requestsPerSecond: 0\n');
-  });
-  afterAll(async () => {
-    await site?.close();
-    temp?.cleanup();
   });
 
   /** A fresh cache of the whole site, pulled by the CLI. */

@@ -13,11 +13,12 @@ import type { Element, Root } from 'hast';
 import rehypeParse from 'rehype-parse';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { walkFiles } from '../../helpers/link-check.js';
-import { getJson, startReference, type Json, type ReferenceSite } from '../../helpers/reference.js';
+import { useSharedSiteAndCache } from '../../helpers/mirror-fixture.js';
+import { getJson, type Json, type ReferenceSite } from '../../helpers/reference.js';
 import { runCliCaptured, type CliResult } from '../../helpers/run-cli.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import type { TempCache } from '../../helpers/temp-cache.js';
 
 const LANGUAGES = ['pl', 'es'] as const;
 
@@ -46,9 +47,10 @@ describe('URL variants in content, through pull and build', () => {
   let outDir: string;
   let run: CliResult;
 
+  const fixture = useSharedSiteAndCache({ urlVariants: true }, 'cms-mirror-variants-');
+
   beforeAll(async () => {
-    site = await startReference({ urlVariants: true });
-    temp = tempCache('cms-mirror-variants-');
+    ({ site, temp } = fixture);
     outDir = path.join(temp.dir, 'output');
     const pipeline = path.join(temp.dir, 'pipeline.yaml');
     fs.writeFileSync(pipeline, 'http:\n  requestsPerSecond: 0\n');
@@ -61,10 +63,6 @@ describe('URL variants in content, through pull and build', () => {
       { env: {}, cwd: temp.dir },
     );
     expect(run.code, run.stderr).toBe(0);
-  });
-  afterAll(async () => {
-    await site?.close();
-    temp?.cleanup();
   });
 
   it('nothing in the built pages loads or links to a file on the origin', () => {

@@ -3,8 +3,9 @@ import { CmsClient } from '../../../src/client/index.js';
 import { openStore, type Store } from '../../../src/store/index.js';
 import { MediaFetcher } from '../../../src/sync/media-fetcher.js';
 import { emptyCounters } from '../../../src/sync/pull-summary.js';
-import { startReference, type ReferenceSite } from '../../helpers/reference.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import { useSiteAndCache } from '../../helpers/mirror-fixture.js';
+import type { ReferenceSite } from '../../helpers/reference.js';
+import type { TempCache } from '../../helpers/temp-cache.js';
 
 describe('MediaFetcher', () => {
   let site: ReferenceSite;
@@ -12,9 +13,9 @@ describe('MediaFetcher', () => {
   let store: Store;
   let client: CmsClient;
   let source: string;
-  beforeEach(async () => {
-    site = await startReference({ posts: 0, pages: 0 });
-    temp = tempCache();
+  const fixture = useSiteAndCache({ posts: 0, pages: 0 });
+  beforeEach(() => {
+    ({ site, temp } = fixture);
     store = openStore(temp.file);
     client = new CmsClient({ site: site.url, lang: 'pl', requestsPerSecond: 0, retries: 0 });
     const media = site.control
@@ -25,8 +26,6 @@ describe('MediaFetcher', () => {
   afterEach(async () => {
     await client.close();
     store.close();
-    await site.close();
-    temp.cleanup();
   });
 
   it('downloads a URL once, even when asked for it concurrently, and stores it under its sha256', async () => {
