@@ -7,7 +7,8 @@
  * Each size runs in a fresh Node process (`--expose-gc`): it starts the site in-process with
  * `posts` per language, collects garbage, and prints the seed time, the heap the seeded site
  * holds (heap used after a full collection, minus the same before starting) and the process's
- * peak RSS. Then a line fits heap per post over the sizes and extrapolates to 1,000,000.
+ * peak RSS, and the median time of a list request that walks the whole index. Then a line
+ * fits heap per post over the sizes and extrapolates to 1,000,000.
  */
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -19,12 +20,38 @@ interface Point {
   seedSeconds: number;
   heapMb: number;
   peakRssMb: number;
+  /** Median of 15 list requests (after 5 to warm up) that walk the whole index (`_fields=id`). */
+  walkMs: number;
 }
 
 const SELF = fileURLToPath(import.meta.url);
 
 function collect(): void {
   (globalThis as { gc?: () => void }).gc?.();
+}
+
+/**
+ * A crawl's first list request: every status, oldest modified first, ids only. The site walks
+ * the whole presorted index to count `X-CMS-Total`, so this times the walk, not serialization.
+ */
+async function walk(
+  url: string,
+  lang: string,
+  credentials: { user: string; password: string },
+): Promise<number> {
+  const authorization = `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}`;
+  const query = 'orderby=modified&order=asc&per_page=100&status=any&_fields=id';
+  const times: number[] = [];
+  for (let n = 0; n < 20; n++) {
+    const started = performance.now();
+    const response = await fetch(`${url}/${lang}/cms-json/cms/v2/posts?${query}`, {
+      headers: { authorization },
+    });
+    await response.text();
+    // The first five warm the JIT and the connection.
+    if (n >= 5) times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b)[7]!;
 }
 
 /** Child mode: seed one size, print one JSON line. */
@@ -37,8 +64,9 @@ async function one(posts: number, languages: string[]): Promise<void> {
   collect();
   const heapMb = (process.memoryUsage().heapUsed - before) / 1e6;
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
+  const walkMs = await walk(site.url, languages[0]!, site.credentials);
   await site.close();
-  const point: Point = { posts, seedSeconds, heapMb, peakRssMb };
+  const point: Point = { posts, seedSeconds, heapMb, peakRssMb, walkMs };
   process.stdout.write(`${JSON.stringify(point)}\n`);
 }
 
@@ -56,15 +84,15 @@ function main(): void {
   const languages = (process.argv[3] ?? 'pl,es').split(',');
   console.log(`languages ${languages.join(',')}; load before ${loadavg()[0]!.toFixed(2)}`);
   console.log(
-    '| posts per language | seed | heap held | peak RSS | heap per post (all languages) |',
+    '| posts per language | seed | heap held | peak RSS | heap per post (all languages) | whole-index list request |',
   );
-  console.log('|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|');
   const points: Point[] = [];
   for (const posts of sizes) {
     const point = measure(posts, languages);
     points.push(point);
     console.log(
-      `| ${posts.toLocaleString('en-US')} | ${point.seedSeconds.toFixed(1)} s | ${point.heapMb.toFixed(0)} MB | ${point.peakRssMb.toFixed(0)} MB | ${((point.heapMb * 1e6) / posts).toFixed(0)} B |`,
+      `| ${posts.toLocaleString('en-US')} | ${point.seedSeconds.toFixed(1)} s | ${point.heapMb.toFixed(0)} MB | ${point.peakRssMb.toFixed(0)} MB | ${((point.heapMb * 1e6) / posts).toFixed(0)} B | ${point.walkMs.toFixed(1)} ms |`,
     );
   }
   const first = points[0]!;
