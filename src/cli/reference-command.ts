@@ -15,6 +15,7 @@ interface ReferenceFlags {
   overlapWith?: string;
   attachmentsFollowParent?: boolean;
   versionCounts: boolean;
+  deletableRevisions?: boolean;
   urlVariants?: boolean;
   independentIds?: boolean;
 }
@@ -44,6 +45,10 @@ export function referenceCommand(io: CliIo): Command {
     )
     .option('--no-version-counts', 'leave _links["version-history"][0].count out of items')
     .option(
+      '--deletable-revisions',
+      'let editors delete revisions (by default they cannot, as on deployed servers: 403 rest_cannot_delete)',
+    )
+    .option(
       '--url-variants',
       'content also refers to media and items by other URLs (size variants, other prefix or scheme, relative, short links)',
     )
@@ -67,6 +72,7 @@ export function referenceCommand(io: CliIo): Command {
         ...(flags.overlapWith !== undefined ? { overlapWith: flags.overlapWith } : {}),
         ...(flags.attachmentsFollowParent ? { attachmentsFollowParent: true } : {}),
         versionCounts: flags.versionCounts,
+        ...(flags.deletableRevisions ? { deletableRevisions: true } : {}),
         ...(flags.urlVariants ? { urlVariants: true } : {}),
         ...(flags.independentIds ? { independentIds: true } : {}),
       });

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { CmsClient, clientOptionsFor } from '../client/index.js';
 import { checkSettingsTransport, requireSite, type Settings } from '../config/settings.js';
 import { ConfigError, InputError, SiteError, UsageError } from '../errors.js';
-import { openStore, type Store } from '../store/index.js';
+import { openStore, openStoreToRead, type Store } from '../store/index.js';
 import { historyPairs, snapshotPairs } from './cache-sides.js';
 import { requireBackupCache, requireHistorySince, requireSameSite, siteOf } from './diff-checks.js';
 import { planDiff, type ChangeKind, type ItemChange } from './diff-plan.js';
@@ -98,11 +98,12 @@ function languagesOf(settings: Settings, cache: Store): string[] {
   return languages;
 }
 
+/** The snapshot, read-only; one made before a schema upgrade through an upgraded copy. */
 async function withSnapshot<T>(file: string, fn: (snapshot: Store) => Promise<T>): Promise<T> {
   if (!existsSync(file)) throw new InputError(file, `--snapshot ${file}: no such file`);
-  const snapshot = openStore(file, { readonly: true });
+  const snapshot = openStoreToRead(file);
   try {
-    return await fn(snapshot);
+    return await fn(snapshot.store);
   } finally {
     snapshot.close();
   }

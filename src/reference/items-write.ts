@@ -5,6 +5,7 @@ import type { SiteState } from './site-state.js';
 import type { LangStore, StoredItem } from './store.js';
 import type { User } from './users.js';
 import { baseItem } from './item-defaults.js';
+import { trashedSlug, untrashedSlug } from './item-removal.js';
 
 /**
  * Turning validated write parameters into a stored item: the checks the schema cannot
@@ -188,8 +189,19 @@ function settleStatusAndSlug(
   if (current.type !== 'attachment' && status === 'future' && date <= now) patch.status = 'publish';
   const finalStatus = patch.status ?? current.status;
   let slug = patch.slug ?? current.slug;
+  if (current.status === 'trash' && finalStatus !== 'trash') {
+    // Out of the trash: the slug it had comes back (made unique again below).
+    slug = patch.slug ?? untrashedSlug(current);
+    if (current.desiredSlug !== undefined) patch.desiredSlug = undefined;
+  }
   if (slug === '' && !['draft', 'pending', 'auto-draft'].includes(finalStatus)) {
     slug = sanitizeSlug(patch.title ?? current.title) || String(current.id);
+  }
+  if (finalStatus === 'trash') {
+    const trashed = current.status === 'trash' ? { slug } : trashedSlug(current, slug);
+    if (trashed.slug !== current.slug) patch.slug = trashed.slug;
+    if (trashed.desired !== undefined) patch.desiredSlug = trashed.desired;
+    return;
   }
   const finalSlug = uniqueSlug(
     store,

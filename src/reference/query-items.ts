@@ -1,11 +1,13 @@
 import { stripTags } from './render.js';
 import type { SortedItems } from './sorted-items.js';
 import type { LangStore, StoredItem, TypeIndex } from './store.js';
+import { positionOfRank, prefixCounts } from './walk-counts.js';
 
 /**
  * The list query engine: filters, ordering and paging of one collection. Orders by `date`,
  * `modified` and `id` walk presorted arrays and start range filters on the same key by
- * binary search, so a page of 100 out of 100,000 items costs one pass of cheap predicates.
+ * binary search; the total comes from counts kept per filter signature (walk-counts.ts), so a
+ * crawl's next page out of 1,000,000 items does not walk them all again.
  */
 export interface TermFilter {
   readonly terms: readonly number[];
@@ -332,27 +334,42 @@ function walkPresorted(
   if (lowerBound !== undefined) low = sorted.upperBound(lowerBound);
   if (upperBound !== undefined) high = Math.min(high, sorted.lowerBound(upperBound));
   const accept = combine(buildPredicates(store, query, rangeKey));
+  // Counted once per filter signature and store version, not walked on every request.
+  const prefix = prefixCounts(sorted, signatureOf(query, rangeKey), store.version, accept);
+  const before = prefix[low] as number;
+  const total = high > low ? (prefix[high] as number) - before : 0;
   const [start, end] = pageBounds(query);
+  const wanted = Math.min(end, total) - start;
   const items: StoredItem[] = [];
   const list = sorted.items;
-  let total = 0;
-  // This loop runs over up to every item of the type on each request: keep it tight.
-  if (query.order === 'asc') {
-    for (let i = low; i < high; i++) {
+  if (wanted > 0 && query.order === 'asc') {
+    for (let i = positionOfRank(prefix, before + start); items.length < wanted; i++) {
       const item = list[i] as StoredItem;
-      if (!accept(item)) continue;
-      if (total >= start && total < end) items.push(item);
-      total++;
+      if (accept(item)) items.push(item);
     }
-  } else {
-    for (let i = high - 1; i >= low; i--) {
+  } else if (wanted > 0) {
+    const top = (prefix[high] as number) - 1 - start;
+    for (let i = positionOfRank(prefix, top); items.length < wanted; i--) {
       const item = list[i] as StoredItem;
-      if (!accept(item)) continue;
-      if (total >= start && total < end) items.push(item);
-      total++;
+      if (accept(item)) items.push(item);
     }
   }
   return finish(total, items, query);
+}
+
+/** The filters of `query` as a string: everything but paging, order and the walked range. */
+function signatureOf(query: ListQuery, rangeKey: 'date' | 'modified' | undefined): string {
+  const { page: _page, perPage: _perPage, offset: _offset, order: _order, ...filters } = query;
+  const omitted = new Set<string>(
+    rangeKey === 'date'
+      ? ['after', 'before']
+      : rangeKey === 'modified'
+        ? ['modifiedAfter', 'modifiedBefore']
+        : [],
+  );
+  return JSON.stringify(filters, (key, value: unknown) =>
+    omitted.has(key) ? undefined : value instanceof Set ? [...(value as Set<unknown>)] : value,
+  );
 }
 
 /** One predicate from many, without an iterator per item. */

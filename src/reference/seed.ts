@@ -31,6 +31,7 @@ import {
 import type { PlannedItem, Plan } from './seed-plan.js';
 import { seedTerms, bulkVocabulary, CATEGORY_SETS, TAG_SETS, postDate } from './seed-vocabulary.js';
 import { baseItem } from './item-defaults.js';
+import { trashedSlug } from './item-removal.js';
 
 export { RICH_POSTS, SEED_EPOCH } from './seed-plan.js';
 
@@ -231,6 +232,11 @@ function seedPosts(
     }
     if (options.sluglessDrafts && (item.status === 'draft' || item.status === 'pending'))
       item.slug = '';
+    if (item.status === 'trash') {
+      const trashed = trashedSlug(item, item.slug);
+      item.slug = trashed.slug;
+      item.desiredSlug = trashed.desired;
+    }
     out.push(item);
   }
   return out;

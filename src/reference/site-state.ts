@@ -25,6 +25,8 @@ export interface SiteState {
   readonly attachmentsFollowParent: boolean;
   /** Items carry `_links["version-history"][0].count`; false: a server that leaves it out. */
   readonly versionCounts: boolean;
+  /** Revisions can be deleted; false: 403 `rest_cannot_delete` for every user. */
+  readonly deletableRevisions: boolean;
   clock: () => Date;
   readonly log: RequestLogEntry[];
 }

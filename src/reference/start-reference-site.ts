@@ -40,6 +40,12 @@ export interface ReferenceOptions {
    * list, and reading it answers 401 `rest_forbidden`. @default false
    */
   readonly attachmentsFollowParent?: boolean;
+  /**
+   * Let editors delete revisions (`DELETE .../revisions/{id}?force=true`), as the interface
+   * allows. Deployed servers may refuse it for every user (403 `rest_cannot_delete`, whatever
+   * `force` says; observed-behaviour.md, Items), and so does this site by default. @default false
+   */
+  readonly deletableRevisions?: boolean;
   /** Send `_links["version-history"][0].count` on items (false: a server that omits it). @default true */
   readonly versionCounts?: boolean;
   /**
@@ -150,6 +156,7 @@ export async function startReferenceSite(options: ReferenceOptions = {}): Promis
     users,
     attachmentsFollowParent: options.attachmentsFollowParent ?? false,
     versionCounts: options.versionCounts ?? true,
+    deletableRevisions: options.deletableRevisions ?? false,
     clock: options.clock ?? (() => new Date()),
     log: [],
   };

@@ -74,6 +74,8 @@ export interface StoredItem {
   menuOrder: number;
   meta: Record<string, unknown>;
   media: MediaInfo | undefined;
+  /** The slug a trashed item had before `__trashed` was appended (item-removal.ts). */
+  desiredSlug?: string | undefined;
 }
 
 export interface StoredRevision {

@@ -1,4 +1,6 @@
 export { openStore, openStoreWith } from './open-store.js';
+export { openStoreToRead } from './upgraded-copy.js';
+export type { ReadableStore } from './upgraded-copy.js';
 export { Store } from './store.js';
 export type { StoreOptions } from './store-options.js';
 export { SCHEMA_UPGRADES, SCHEMA_VERSION, APPLICATION_ID } from './schema.js';

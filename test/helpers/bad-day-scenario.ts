@@ -79,12 +79,16 @@ interface Choice {
 
 /**
  * The victim is the public post most linked from other content (restore must relink it);
- * trashed and edited posts are the next public ones by id.
+ * trashed and edited posts are the next public ones by id. None has media attached to it
+ * (deleting it would move them up a level, unseen by a pull: modified does not change).
  */
 async function choose(site: ReferenceSite, lang: string): Promise<Choice> {
   const posts = await everything(site, lang, 'posts');
   const all = [...posts, ...(await everything(site, lang, 'pages'))];
-  const open = posts.filter((post) => post.status === 'publish' && post.password === '');
+  const parents = new Set((await everything(site, lang, 'media')).map((media) => media.post));
+  const open = posts.filter(
+    (post) => post.status === 'publish' && post.password === '' && !parents.has(post.id),
+  );
   const ranked = open
     .map((post) => ({ post, from: linking(all, post.link).filter((id) => id !== post.id) }))
     .sort((x, y) => y.from.length - x.from.length || x.post.id - y.post.id);

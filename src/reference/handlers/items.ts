@@ -1,4 +1,5 @@
 import type { ContextName } from '../arg-schema.js';
+import { detachRemoved, trashedSlug } from '../item-removal.js';
 import { applyMediaFields, newItem, planWrite, recordRevision } from '../items-write.js';
 import { canRead, checkListStatuses, forbidden, mayEdit } from '../permissions.js';
 import { runListQuery } from '../query-items.js';
@@ -289,14 +290,18 @@ export function deleteHandler(type: ItemType): Handler {
         throw new RestError(410, 'rest_already_trashed', 'The post has already been deleted.');
       }
       const now = toEpochSeconds(site.clock());
+      const trashed = trashedSlug(item, item.slug);
       store.mutate(item, (target) => {
         target.status = 'trash';
+        target.slug = trashed.slug;
+        target.desiredSlug = trashed.desired;
         target.modifiedGmt = now;
       });
       return json(serializeItem(site, store, item, editView()));
     }
     const previous = serializeItem(site, store, item, editView());
     store.remove(item);
+    detachRemoved(store, item);
     for (const [path, file] of store.files) if (file.owner === item.id) store.files.delete(path);
     return json({ deleted: true, previous });
   };

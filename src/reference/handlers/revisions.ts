@@ -11,7 +11,7 @@ import { paginationHeaders } from './items.js';
 /**
  * Revisions of posts and pages: editors only (401 rest_cannot_read otherwise). The list
  * includes the item's autosaves, as deployed servers' lists do. Revisions have no trash, so
- * DELETE needs `force=true`.
+ * DELETE needs `force=true`, and only a site started with `deletableRevisions` allows it.
  */
 export function requireParent(context: HandlerContext, type: ItemType, id: number): StoredItem {
   const parent = context.store.getItem(type, id);
@@ -133,6 +133,14 @@ export function revisionDeleteHandler(type: ItemType): Handler {
       );
     }
     const revision = requireRevision(context, parent);
+    if (!context.site.deletableRevisions) {
+      // Deployed servers may refuse this to every user, before looking at `force`.
+      throw new RestError(
+        403,
+        'rest_cannot_delete',
+        'Sorry, you are not allowed to delete this revision.',
+      );
+    }
     if (context.params.force !== true) {
       throw new RestError(
         501,
