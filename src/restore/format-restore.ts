@@ -1,6 +1,7 @@
 import type { DoneAction } from './restore-run.js';
 import type { RestoreReport } from './run-restore.js';
 
+/** What each action is called once done, and (`--dry-run`) before. */
 const LABELS: Readonly<Record<DoneAction['kind'], string>> = {
   recreate: 'created again',
   adopt: 'found again',
@@ -8,6 +9,15 @@ const LABELS: Readonly<Record<DoneAction['kind'], string>> = {
   update: 'updated',
   trash: 'trashed',
   relink: 'links moved',
+};
+
+const WOULD: Readonly<Record<DoneAction['kind'], string>> = {
+  recreate: 'would create again',
+  adopt: 'would find again',
+  untrash: 'would untrash',
+  update: 'would update',
+  trash: 'would trash',
+  relink: 'would move links',
 };
 
 /** The report as text lines: one line per item, then the totals. Pure. */
@@ -19,7 +29,7 @@ export function formatRestore(report: RestoreReport): string[] {
       `${lang}: ${result.done.length} item(s) ${would}changed, ${result.unchanged} already as wanted`,
     );
     for (const action of result.done) {
-      const label = `${report.dryRun ? 'would ' : ''}${LABELS[action.kind]}`;
+      const label = (report.dryRun ? WOULD : LABELS)[action.kind];
       const id = action.newId === undefined ? '' : ` → ${action.newId}`;
       const fields = action.fields.length > 0 ? ` (${action.fields.join(', ')})` : '';
       lines.push(

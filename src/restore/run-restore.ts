@@ -128,7 +128,8 @@ async function restoreLanguage(
   }
   const recreates = first.plan.actions.filter((a) => a.kind === 'recreate');
   await recreateItems(run, recreates);
-  const second = recreates.length === 0 ? first : await planFromSite(run, wanted, options);
+  // Read again right before writing: what changed since the first read is a conflict.
+  const second = first.plan.actions.length === 0 ? first : await planFromSite(run, wanted, options);
   const writes = second.plan.actions.filter((a) => a.kind !== 'recreate');
   await writeChanges(run, writes, firstRead);
   for (const [key, id] of run.mapped) skip.add(`${key.split('/')[0]!}/${id}`);
