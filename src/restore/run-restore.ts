@@ -12,8 +12,8 @@ import { BATCH_LIMIT } from '../push/batch-planner.js';
 import { requirePushCredentials } from '../push/run-push.js';
 import { openSiteSession, PUSH_NEEDS } from '../push/site-session.js';
 import { collectionOf, type ItemType } from '../collections.js';
-import { refTypeOf } from './restore-fields.js';
-import { openStore, type Store } from '../store/index.js';
+import { refTypeOf, restoredFields, valueOf } from './restore-fields.js';
+import { canonicalJson, openStore, type Store } from '../store/index.js';
 import { recreateItems } from './create-phase.js';
 import { relinkCandidates, relinkOthers } from './relink-phase.js';
 import { EMPTY_LINKS, withRecreated, type LinkMap } from './relink-text.js';
@@ -106,9 +106,7 @@ async function restoreLanguage(
   options: RestoreOptions,
 ): Promise<void> {
   const first = await planFromSite(run, wanted, options);
-  const firstRead = new Map<string, string | null>();
-  for (const [key, json] of first.site)
-    firstRead.set(key, typeof json.modified_gmt === 'string' ? json.modified_gmt : null);
+  const firstRead = fingerprints(first.site);
   run.report.leftNew.push(...first.plan.leftNew);
   run.report.notes.push(...first.plan.notes);
   run.report.unchanged = first.plan.unchanged.length;
@@ -131,7 +129,7 @@ async function restoreLanguage(
   // Read again right before writing: what changed since the first read is a conflict.
   const second = first.plan.actions.length === 0 ? first : await planFromSite(run, wanted, options);
   const writes = second.plan.actions.filter((a) => a.kind !== 'recreate');
-  await writeChanges(run, writes, firstRead);
+  await writeChanges(run, writes, firstRead, fingerprints(second.site));
   for (const [key, id] of run.mapped) skip.add(`${key.split('/')[0]!}/${id}`);
   await relinkOthers(run, relinkCandidates(run, skip));
 }
@@ -183,6 +181,20 @@ function planned(action: RestoreAction): LanguageReport['done'][number] {
     title: action.title,
     fields,
   };
+}
+
+/**
+ * What tells a change on the site apart, per item: its `modified_gmt` (to the second only) and
+ * the values restore writes, so a change within the same second is seen too.
+ */
+function fingerprints(site: ReadonlyMap<string, Readonly<Record<string, unknown>>>) {
+  const out = new Map<string, string>();
+  for (const [key, json] of site) {
+    const type = key.slice(0, key.indexOf('/')) as ItemType;
+    const fields = [...restoredFields(type), 'status', 'modified_gmt'];
+    out.set(key, canonicalJson(fields.map((field) => valueOf(json, field) ?? null)));
+  }
+  return out;
 }
 
 function linksOf(cache: Store, lang: string): LinkMap {

@@ -192,19 +192,32 @@ function childrenIn(store: Store, lang: string, type: ItemType, id: number): num
   return out;
 }
 
-/** Children now, and those whose parent was `id` at `at` (a site moves them up on deletion). */
+/**
+ * Children now, and those whose parent was `id` at `at` (a site may move them up when their
+ * parent is deleted). The history is read once, on the first page-tree item asked about.
+ */
 function childrenInHistory(cache: Store, lang: string, at: string) {
+  let movedFrom: Map<string, number[]> | undefined;
   return (type: ItemType, id: number): number[] => {
-    const moved = cache.itemVersions
-      .changedAfter(lang, at)
-      .filter((row) => row.type === type)
-      .filter(
-        (row) =>
-          parse(cache.itemVersions.versionAt(lang, type, row.id, at)?.json ?? null)?.parent === id,
-      )
-      .map((row) => row.id);
+    if (!collectionOf(type).hierarchical) return [];
+    movedFrom ??= parentsAt(cache, lang, at);
+    const moved = movedFrom.get(keyOf(type, id)) ?? [];
     return [...new Set([...childrenIn(cache, lang, type, id), ...moved])];
   };
+}
+
+/** `type/parent` → items of a page tree changed since `at` whose parent then it was. */
+function parentsAt(cache: Store, lang: string, at: string): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const { type, id } of cache.itemVersions.changedAfter(lang, at)) {
+    if (!collectionOf(type).hierarchical) continue;
+    const parent = parse(cache.itemVersions.versionAt(lang, type, id, at)?.json ?? null)?.parent;
+    if (typeof parent !== 'number' || parent < 1) continue;
+    const list = out.get(keyOf(type, parent)) ?? [];
+    list.push(id);
+    out.set(keyOf(type, parent), list);
+  }
+  return out;
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * Updates, untrashing and trashing of items on the site, through the batch route in chunks of
- * its limit. The plan was made from a read just before; an item whose `modified_gmt` on the
- * site is no longer the one the first read of this run saw was changed by someone meanwhile:
- * a conflict, reported and not overwritten, unless `force`.
+ * its limit. The plan was made from a read just before; an item that read finds different
+ * from the run's first read (its `modified_gmt` or a value restore writes) was changed by
+ * someone meanwhile: a conflict, reported and not overwritten, unless `force`.
  */
 import { collectionRoute } from '../collections.js';
 import { relinkText } from './relink-text.js';
@@ -12,22 +12,25 @@ import { failure, sendWrites, type RestoreRun, type WriteRequest } from './resto
 type Write = Exclude<RestoreAction, { kind: 'recreate' }>;
 
 /**
- * `firstRead`: `modified_gmt` of each item (`type/siteId`) as the run's first read saw it;
- * an item created by this run is not in it and cannot conflict.
+ * `firstRead` and `lastRead`: a fingerprint of each item (`type/siteId`) as the run's first
+ * read and the read right before these writes saw it; an item created by this run is not in
+ * the first and cannot conflict.
  */
 export async function writeChanges(
   run: RestoreRun,
   actions: readonly Write[],
-  firstRead: ReadonlyMap<string, string | null>,
+  firstRead: ReadonlyMap<string, string>,
+  lastRead: ReadonlyMap<string, string>,
 ): Promise<void> {
   const sendable: Write[] = [];
   for (const action of actions) {
-    const before = firstRead.get(keyOf(action.type, action.id));
-    if (!run.force && before !== undefined && before !== action.modified) {
+    const key = keyOf(action.type, action.id);
+    const before = firstRead.get(key);
+    if (!run.force && before !== undefined && before !== lastRead.get(key)) {
       run.report.conflicts.push({
         type: action.type,
         id: action.id,
-        message: `${action.type}/${action.id} changed on the site while restore ran (modified ${before ?? 'unknown'} → ${action.modified ?? 'unknown'}); not overwritten (use --force)`,
+        message: `${action.type}/${action.id} changed on the site while restore ran (now modified ${action.modified ?? 'at an unknown time'}); not overwritten (use --force)`,
       });
     } else sendable.push(action);
   }
