@@ -17,6 +17,7 @@ import { canonicalJson, openStore, type Store } from '../store/index.js';
 import { recreateItems } from './create-phase.js';
 import { relinkCandidates, relinkOthers } from './relink-phase.js';
 import { EMPTY_LINKS, withRecreated, type LinkMap } from './relink-text.js';
+import { siteOf } from '../diff/diff-checks.js';
 import { modeOf, wantedByLanguage, type RestoreChoice, type RestoreMode } from './restore-input.js';
 import { keyOf, planRestore, type RestoreAction, type RestorePlan } from './restore-plan.js';
 import type { LanguageReport, RestoreRun } from './restore-run.js';
@@ -81,6 +82,7 @@ export async function restore(settings: Settings, options: RestoreOptions): Prom
           counts,
           onLine: options.onLine,
         };
+        requireCacheSite(cache, lang, session.index.url || session.index.home);
         languages[lang] = run.report;
         await restoreLanguage(run, wanted.get(lang)!, options);
       } finally {
@@ -195,6 +197,18 @@ function fingerprints(site: ReadonlyMap<string, Readonly<Record<string, unknown>
     out.set(key, canonicalJson(fields.map((field) => valueOf(json, field) ?? null)));
   }
   return out;
+}
+
+/** The site written to is the one the cache mirrors (its address is in the cache). */
+function requireCacheSite(cache: Store, lang: string, url: string): void {
+  const ours = siteOf(cache, lang);
+  const theirs = url.replace(/\/+$/, '');
+  if (ours !== undefined && ours !== theirs) {
+    throw new InputError(
+      cache.file,
+      `the cache ${cache.file} mirrors ${ours} (${lang}), not ${theirs}: restore puts content back on the site it was pulled from`,
+    );
+  }
 }
 
 function linksOf(cache: Store, lang: string): LinkMap {

@@ -217,6 +217,19 @@ describe('cms-mirror restore modes', () => {
     try {
       const otherTemp = { ...temp, file: join(temp.dir, 'other.sqlite') };
       await pullBackup(other, otherTemp);
+      const elsewhere = args.map((arg) => (arg === site.url ? other.url : arg));
+      other.control.clearLog();
+      const wrongSite = await cli(other, [
+        'restore',
+        ...elsewhere,
+        '--deleted-since',
+        new Date().toISOString(),
+      ]);
+      expect(wrongSite.code, wrongSite.stderr).toBe(2);
+      expect(wrongSite.stderr).toMatch(
+        /mirrors .*, not .*: restore puts content back on the site it was pulled from/,
+      );
+      expect(writesLogged(other)).toEqual([]);
       await refused(
         [...args, '--item', `posts/${post}`, '--snapshot', otherTemp.file],
         /the snapshot .* is of .*: restore puts back a state of the same site/,
