@@ -15,6 +15,7 @@ export {
   migrate,
   pull,
   push,
+  restore,
   run,
   serve,
   status,
@@ -31,3 +32,4 @@ export type {
 } from './sync/index.js';
 export type { LanguageBuild } from './site/index.js';
 export type { ItemChange } from './diff/index.js';
+export type { DoneAction, LanguageReport } from './restore/index.js';

@@ -11,6 +11,7 @@ import { statusCommand } from './status-command.js';
 import { verifyCommand } from './verify-command.js';
 import { backupCommand } from './backup-command.js';
 import { diffCommand } from './diff-command.js';
+import { restoreCommand } from './restore-command.js';
 import { buildCommand } from './build-command.js';
 import { runCommand } from './run-command.js';
 import { serveCommand } from './serve-command.js';
@@ -49,6 +50,7 @@ export function buildProgram(io: CliIo): Command {
     verifyCommand(io),
     backupCommand(io),
     diffCommand(io),
+    restoreCommand(io),
     buildCommand(io),
     runCommand(io),
     serveCommand(io),

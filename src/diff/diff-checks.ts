@@ -22,19 +22,24 @@ function keptHistory(run: Run): boolean {
  * The cache's last finished pull was a `--backup` pull, and every collection of `lang` was
  * pulled in edit context (with credentials).
  */
-export function requireBackupCache(store: Store, lang: string, role = 'cache'): void {
+export function requireBackupCache(
+  store: Store,
+  lang: string,
+  role = 'cache',
+  command = 'diff',
+): void {
   const file = store.file;
   const last = finishedPulls(store)[0];
   if (last === undefined) {
     throw new InputError(
       file,
-      `the ${role} ${file} holds no finished pull: diff needs a cache pulled with credentials and --backup`,
+      `the ${role} ${file} holds no finished pull: ${command} needs a cache pulled with credentials and --backup`,
     );
   }
   if (!keptHistory(last)) {
     throw new InputError(
       file,
-      `the ${role} ${file} was last pulled without --backup (pull #${last.id}, ${last.startedAt}): diff needs a cache pulled with credentials in --backup mode, where deleted and unpublished items can be told apart; run cms-mirror pull --backup`,
+      `the ${role} ${file} was last pulled without --backup (pull #${last.id}, ${last.startedAt}): ${command} needs a cache pulled with credentials in --backup mode, where deleted and unpublished items can be told apart; run cms-mirror pull --backup`,
     );
   }
   for (const type of ITEM_TYPES) {
@@ -45,7 +50,7 @@ export function requireBackupCache(store: Store, lang: string, role = 'cache'): 
     if (state.context !== 'edit') {
       throw new InputError(
         file,
-        `the ${role} ${file} holds ${lang} ${type} pulled without credentials: diff needs a cache pulled with credentials in --backup mode`,
+        `the ${role} ${file} holds ${lang} ${type} pulled without credentials: ${command} needs a cache pulled with credentials in --backup mode`,
       );
     }
   }
@@ -61,13 +66,18 @@ export function siteOf(store: Store, lang: string): string | undefined {
 }
 
 /** The snapshot mirrors the same site as the cache (for `lang`). */
-export function requireSameSite(cache: Store, snapshot: Store, lang: string): void {
+export function requireSameSite(
+  cache: Store,
+  snapshot: Store,
+  lang: string,
+  purpose = 'diff compares two states of one site',
+): void {
   const ours = siteOf(cache, lang);
   const theirs = siteOf(snapshot, lang);
   if (ours === undefined || theirs === undefined || ours !== theirs) {
     throw new InputError(
       snapshot.file,
-      `the snapshot ${snapshot.file} is of ${theirs ?? 'an unknown site'} (${lang}), the cache ${cache.file} of ${ours ?? 'an unknown site'}: diff compares two states of one site`,
+      `the snapshot ${snapshot.file} is of ${theirs ?? 'an unknown site'} (${lang}), the cache ${cache.file} of ${ours ?? 'an unknown site'}: ${purpose}`,
     );
   }
 }
@@ -76,17 +86,17 @@ export function requireSameSite(cache: Store, snapshot: Store, lang: string): vo
  * The kept history of `lang` covers everything since `at`: it starts at or before it, and no
  * pull without `--backup` finished after it (such a pull stored changes the history lacks).
  */
-export function requireHistorySince(store: Store, lang: string, at: Date): void {
+export function requireHistorySince(store: Store, lang: string, at: Date, flag = '--since'): void {
   const start = store.itemVersions.historyStart(lang);
   const iso = at.toISOString();
   if (start === undefined) {
     throw new UsageError(
-      `--since: the cache ${store.file} keeps no history of ${lang} yet (its --backup pulls keep it)`,
+      `${flag}: the cache ${store.file} keeps no history of ${lang} yet (its --backup pulls keep it)`,
     );
   }
   if (iso < start.startedAt) {
     throw new UsageError(
-      `--since ${iso} is before the cache's first --backup pull (#${start.runId}, ${start.startedAt}), where its kept history starts; give a later time`,
+      `${flag} ${iso} is before the cache's first --backup pull (#${start.runId}, ${start.startedAt}), where its kept history starts; give a later time`,
     );
   }
   const gap = finishedPulls(store).find(
@@ -94,7 +104,7 @@ export function requireHistorySince(store: Store, lang: string, at: Date): void 
   );
   if (gap !== undefined) {
     throw new UsageError(
-      `--since ${iso}: pull #${gap.id} (${gap.startedAt}) ran without --backup and kept no history; give a time after ${gap.finishedAt ?? gap.startedAt}`,
+      `${flag} ${iso}: pull #${gap.id} (${gap.startedAt}) ran without --backup and kept no history; give a time after ${gap.finishedAt ?? gap.startedAt}`,
     );
   }
 }

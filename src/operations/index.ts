@@ -30,3 +30,5 @@ export { diff } from './diff.js';
 export type { DiffOptions, DiffResult } from './diff.js';
 export { migrate } from './migrate.js';
 export type { MigrateOptions, MigrateResult } from './migrate.js';
+export { restore } from './restore.js';
+export type { RestoreOptions, RestoreResult } from './restore.js';

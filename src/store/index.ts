@@ -48,6 +48,8 @@ export { EditsRepo } from './edits-repo.js';
 export type { Edit, EditFilter, EditInput, EditPatch, EditState } from './edits-repo.js';
 export { IdMapRepo } from './id-map-repo.js';
 export type { IdMapping, IdMapSetOutcome } from './id-map-repo.js';
+export { RestoreMapRepo } from './restore-map-repo.js';
+export type { RestoreMapping } from './restore-map-repo.js';
 export { RunsRepo } from './runs-repo.js';
 export type { Run, RunStatus } from './runs-repo.js';
 export { TransformedRepo } from './transformed-repo.js';

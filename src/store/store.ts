@@ -12,6 +12,7 @@ import { SiteInfoRepo } from './site-info-repo.js';
 import { CheckoutsRepo } from './checkouts-repo.js';
 import { EditsRepo } from './edits-repo.js';
 import { IdMapRepo } from './id-map-repo.js';
+import { RestoreMapRepo } from './restore-map-repo.js';
 import { RunsRepo } from './runs-repo.js';
 import { TransformedRepo } from './transformed-repo.js';
 import { BuildOutputsRepo } from './build-outputs-repo.js';
@@ -45,6 +46,7 @@ export class Store {
   readonly checkouts: CheckoutsRepo;
   readonly edits: EditsRepo;
   readonly idMap: IdMapRepo;
+  readonly restoreMap: RestoreMapRepo;
   readonly runs: RunsRepo;
   readonly transformed: TransformedRepo;
   readonly buildOutputs: BuildOutputsRepo;
@@ -76,6 +78,7 @@ export class Store {
     this.checkouts = new CheckoutsRepo(this.#ctx);
     this.edits = new EditsRepo(this.#ctx);
     this.idMap = new IdMapRepo(this.#ctx);
+    this.restoreMap = new RestoreMapRepo(this.#ctx);
     this.runs = new RunsRepo(this.#ctx);
     this.transformed = new TransformedRepo(this.#ctx);
     this.buildOutputs = new BuildOutputsRepo(this.#ctx);

@@ -81,6 +81,7 @@ describe('openStore', () => {
       'media_blobs',
       'media_files',
       'oembed',
+      'restore_map',
       'revisions',
       'runs',
       'site_info',
