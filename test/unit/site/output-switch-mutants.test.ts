@@ -231,3 +231,61 @@ describe('recovery', () => {
     expect(tree(root)).toEqual({ 'a.html': 'old', 'b.html': 'b' });
   });
 });
+
+describe('finishing what a killed switch left', () => {
+  function killedAfterCommit(removed: string[]): void {
+    const staging = openStaging(root, (step) => {
+      if (step === 'commit pl') throw new Error('killed');
+    });
+    staging.put('new.html', Buffer.from('new'));
+    expect(() => staging.commit(removed, 'S2')).toThrow('killed');
+  }
+
+  it('rolls forward a journal whose staging was already removed', () => {
+    put('old.html', 'old');
+    killedAfterCommit(['old.html']);
+    // Killed after the renames and the staging's removal, before the journal's.
+    fs.renameSync(path.join(state, 'pl.stage', 'new.html'), path.join(root, 'new.html'));
+    fs.rmSync(path.join(state, 'pl.stage'), { recursive: true });
+    recoverOutput(root, trace);
+    expect(tree(root)).toEqual({ 'new.html': 'new' });
+    expect(readStamp(root)).toBe('S2');
+    expect(fs.readdirSync(state)).toEqual(['pl.stamp']);
+  });
+
+  it('rolls forward a journal whose deletions were partly done', () => {
+    put('a.html', 'a');
+    put('b.html', 'b');
+    killedAfterCommit(['a.html', 'b.html']);
+    fs.rmSync(path.join(root, 'a.html'));
+    recoverOutput(root, trace);
+    expect(tree(root)).toEqual({ 'new.html': 'new' });
+    expect(readStamp(root)).toBe('S2');
+  });
+});
+
+describe('a switch that fails', () => {
+  it('leaves no temporary file in the output when a rename fails for another reason', () => {
+    // A staged file whose place in the output is a folder holding files: rename fails (EISDIR).
+    put('page.html/inner.html', 'in the way');
+    const staging = openStaging(root, trace);
+    staging.put('page.html', Buffer.from('new'));
+    expect(() => staging.commit([], 'S1')).toThrow(expect.objectContaining({ code: 'EISDIR' }));
+    expect(Object.keys(tree(root))).toEqual(['page.html/inner.html']);
+    expect(fs.readdirSync(root)).toEqual(['page.html']);
+  });
+
+  it('closes every file it opens', () => {
+    const open = () => fs.readdirSync('/proc/self/fd').length;
+    put('a.html', 'a');
+    openStaging(root, trace).commit([], 'S0');
+    const before = open();
+    for (let build = 1; build <= 20; build++) {
+      const staging = openStaging(root, trace);
+      staging.put('a.html', Buffer.from(`build ${build}`));
+      staging.commit([], `S${build}`);
+    }
+    expect(open()).toBe(before);
+    expect(readStamp(root)).toBe('S20');
+  });
+});
