@@ -27,6 +27,11 @@ describe('sitePathForUrl: homes and URLs the shortcut must not take', () => {
     expect(sitePathForUrl('http://host.test/pl/x/', 'http://host.test/pl')).toBe('/x/');
   });
 
+  it('a home holding a query mark is no plain home: a URL with a query is under nothing', () => {
+    expect(sitePathForUrl('http://host.test/?a/x/', 'http://host.test/?a/')).toBeUndefined();
+    expect(sitePathForUrl('http://host.test/a?/x/', 'http://host.test/a?/')).toBeUndefined();
+  });
+
   it('a home with a segment that is not plain is compared segment by segment', () => {
     expect(sitePathForUrl('http://host.test/pl/a bc/', 'http://host.test/pl/a b')).toBeUndefined();
     expect(sitePathForUrl('http://host.test/pl/a b/c/', 'http://host.test/pl/a b')).toBe('/c/');
@@ -48,6 +53,8 @@ describe('broken UTF-16 and partly valid escapes', () => {
     expect(normalizeSitePath('/%41%FF/')).toBe('/A%25FF/');
     expect(normalizeSitePath('/%C5%BC%41%FF/')).toBe('/%C5%BCA%25FF/');
     expect(normalizeSitePath('/%FF%41%C5%BC/')).toBe('/%25FFA%C5%BC/');
+    // Four escapes decode at most at once: the fifth is decoded on its own, not kept literal.
+    expect(normalizeSitePath('/%E2%82%AC%41%42%FF/')).toBe('/%E2%82%ACAB%25FF/');
   });
 });
 
