@@ -10,6 +10,8 @@ import { checkNotRepeated, endlessWalk, recordKey } from '../../../src/sync/craw
 import {
   afterKeysetPage,
   afterTie,
+  afterTiePage,
+  FIRST_SWEEP,
   freshCursor,
   parseCursor,
   tieQuery,
@@ -81,6 +83,10 @@ describe('the keyset window at its edges', () => {
       done: false,
       cursor: cursor({ after: '2024-05-01T09:59:59', page: 1 }),
     });
+  });
+
+  it('a sweep of a second that comes back empty is the last one', () => {
+    expect(afterTiePage(FIRST_SWEEP, { count: 0, perPage: 100, newIds: 0 })).toBe('done');
   });
 
   it('keeps a cursor with no second being swept as it is', () => {

@@ -74,6 +74,8 @@ describe('GMT timestamps', () => {
     expect(isGmt('2024-1-01T00:00:00')).toBe(false);
     expect(isGmt('2024-01-01T00:00:60')).toBe(false);
     expect(isGmt('2024-02-30T25:00:00')).toBe(false);
+    expect(isGmt(`${GMT}.000`)).toBe(false);
+    expect(isGmt([GMT])).toBe(false);
   });
 
   it('shift by whole seconds either way', () => {
