@@ -127,5 +127,8 @@ describe('relinkUpdates', () => {
     expect(relinkUpdates([item], context, unmatched)).toEqual([]);
     expect([...unmatched]).toEqual(['http://src/pl/missing/']);
     expect(relinkUpdates([item], context)).toEqual([]);
+    const own = new Set<string>();
+    relinkUpdates([item], { ...context, unmatched: own });
+    expect([...own]).toEqual(['http://src/pl/missing/']);
   });
 });

@@ -83,6 +83,18 @@ describe('planMigration: what each step takes from its item', () => {
     expect(plan.warnings).toEqual([]);
   });
 
+  it('sibling pages go by menu order before id', () => {
+    const plan = planMigration(
+      [
+        item('pages', 3, { parent: 0, menu_order: 5 }),
+        item('pages', 8, { parent: 0, menu_order: 0 }),
+        item('pages', 9, { parent: 0, menu_order: 5 }),
+      ],
+      none,
+    );
+    expect(plan.steps.map((step) => step.sourceId)).toEqual([8, 3, 9]);
+  });
+
   it('a page under a top-level page keeps that parent; only non-pages are flat', () => {
     const plan = planMigration(
       [
