@@ -13,6 +13,7 @@ export default {
   mutate: [
     'src/store/items-repo.ts',
     'src/store/revisions-repo.ts',
+    'src/store/item-versions-repo.ts',
     'src/sync/**/*.ts',
     '!src/sync/index.ts',
     'src/push/conflicts.ts',
@@ -24,6 +25,7 @@ export default {
     'src/site/safe-output-path.ts',
     'src/site/path-claims.ts',
     'src/site/output-writer.ts',
+    'src/site/output-switch.ts',
     'src/transform/site-paths.ts',
   ],
   // Per-test coverage: each mutant runs only the tests that reach it.

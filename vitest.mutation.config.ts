@@ -14,8 +14,10 @@ const unit = [
   'test/unit/migrate/**/*.test.ts',
   'test/unit/site/safe-output-path*.test.ts',
   'test/unit/site/output-writer*.test.ts',
+  'test/unit/site/output-switch*.test.ts',
   'test/unit/transform/site-paths*.test.ts',
   'test/unit/transform/item-site-paths.test.ts',
+  'test/unit/transform/plain-path-fast-path.test.ts',
 ];
 
 const integration = [

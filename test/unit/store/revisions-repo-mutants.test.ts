@@ -158,3 +158,19 @@ describe('revisions: listing', () => {
     expect(store.autosaves.list('pl', 'posts', 1).map((autosave) => autosave.id)).toEqual([42, 41]);
   });
 });
+
+describe('revisions: errors say what was being stored', () => {
+  it('names the table a read-only cache refused to store into', () => {
+    const readonly = openStore(temp.file, { readonly: true });
+    try {
+      expect(() => readonly.revisions.upsertMany('pl', 'posts', 1, [{ id: 11 }])).toThrow(
+        /while storing revisions/,
+      );
+      expect(() => readonly.autosaves.upsertMany('pl', 'posts', 1, [{ id: 41 }])).toThrow(
+        /while storing autosaves/,
+      );
+    } finally {
+      readonly.close();
+    }
+  });
+});
