@@ -4,11 +4,17 @@
  * featured file is one, is read from the site
  * right before, and updated only where moving the links changes its content or excerpt —
  * so a re-run finds nothing to send.
+ *
+ * Deleting an item for good changes others without touching their `modified`: its child pages
+ * move up a level and a deleted file is no longer anyone's featured image
+ * (observed on deployed servers). A pull cannot see that, so when the site still has the
+ * item as the cache last saw it (same `modified_gmt`), the cache's parent or featured file is
+ * the one to point at the re-created item, whatever the site shows now.
  */
 import { collectionRoute, ITEM_TYPES, isContentType, type ItemType } from '../collections.js';
 import { mayLink, relinkText } from './relink-text.js';
 import { keyOf } from './restore-plan.js';
-import { refTypeOf, valueOf } from './restore-fields.js';
+import { refTypeOf, sameValue, valueOf } from './restore-fields.js';
 import { readSiteItems } from './site-read.js';
 import { failure, sendWrites, type RestoreRun, type WriteRequest } from './restore-run.js';
 
@@ -34,32 +40,58 @@ function pointsAtRecreated(
   );
 }
 
+/** An item that may link to re-created ones, with its references as the cache last saw them. */
+export interface RelinkCandidate {
+  type: ItemType;
+  id: number;
+  title: string;
+  cached: Readonly<Record<string, unknown>>;
+}
+
 /** Items of the cache (not `skip`: those restore wrote already) that may link to re-created ones. */
-export function relinkCandidates(
-  run: RestoreRun,
-  skip: ReadonlySet<string>,
-): { type: ItemType; id: number; title: string }[] {
+export function relinkCandidates(run: RestoreRun, skip: ReadonlySet<string>): RelinkCandidate[] {
   const { links } = run;
   if (links.ids.size + links.fileIds.size + links.urls.size === 0) return [];
-  const out: { type: ItemType; id: number; title: string }[] = [];
+  const out: RelinkCandidate[] = [];
   for (const type of ITEM_TYPES.filter(isContentType)) {
     for (const item of run.store.items.iterate(run.lang, type)) {
       if (item.deletedAt !== null || skip.has(keyOf(type, item.id))) continue;
       if (!mayLink(item.json, links) && !pointsAtRecreated(run, type, item)) continue;
-      out.push({ type, id: item.id, title: item.title ?? '' });
+      out.push({
+        type,
+        id: item.id,
+        title: item.title ?? '',
+        cached: JSON.parse(item.json) as Record<string, unknown>,
+      });
     }
   }
   return out;
 }
 
+/** The new id a reference field should name now, or undefined when it stays as it is. */
+function movedField(
+  run: RestoreRun,
+  candidate: RelinkCandidate,
+  now: Readonly<Record<string, unknown>>,
+  field: (typeof REFERENCES)[number],
+): number | undefined {
+  const moved = movedRef(run, candidate.type, field, now[field]);
+  if (moved !== undefined) return moved;
+  const untouched = sameValue('date_gmt', candidate.cached.modified_gmt, now.modified_gmt);
+  if (!untouched) return undefined;
+  const fromCache = movedRef(run, candidate.type, field, candidate.cached[field]);
+  return fromCache !== undefined && fromCache !== now[field] ? fromCache : undefined;
+}
+
 export async function relinkOthers(
   run: RestoreRun,
-  candidates: readonly { type: ItemType; id: number; title: string }[],
+  candidates: readonly RelinkCandidate[],
 ): Promise<void> {
   if (candidates.length === 0) return;
   const site = await readSiteItems(run.session, candidates, () => (run.counts.requests += 1));
   const writes: (WriteRequest & { title: string })[] = [];
-  for (const { type, id, title } of candidates) {
+  for (const candidate of candidates) {
+    const { type, id, title } = candidate;
     const now = site.get(keyOf(type, id));
     if (now === undefined) continue;
     const body: Record<string, unknown> = {};
@@ -70,7 +102,7 @@ export async function relinkOthers(
       if (moved !== text) body[field] = moved;
     }
     for (const field of REFERENCES) {
-      const moved = movedRef(run, type, field, now[field]);
+      const moved = movedField(run, candidate, now, field);
       if (moved !== undefined) body[field] = moved;
     }
     if (Object.keys(body).length === 0) continue;

@@ -36,5 +36,5 @@ describe('build({ trace })', () => {
     expect(commit).toBeGreaterThan(steps.lastIndexOf(staged.at(-1)!));
     expect(steps.at(-1)).toBe('switched pl');
     expect(steps.indexOf('switched pl')).toBeGreaterThan(commit);
-  });
+  }, 120_000); // a whole pull and a first build in the test's process: a minute on busy cores
 });
