@@ -176,6 +176,17 @@ describe('build records', () => {
     });
   }
 
+  it('names every first path segment once, whatever sorts between a folder and its files', () => {
+    const paths = ['a', 'a-b/x.html', 'a.html', 'a/y/z.html', 'a0', 'b/c/d', 'b/e', 'é/f', 'z.xml'];
+    store.buildState.record('pl', manifest(Object.fromEntries(paths.map((p) => [p, p]))), sources);
+    store.buildState.record('es', manifest({ 'q/r.html': 'q', 'zz.txt': 'z' }), sources);
+    expect(store.buildState.topLevelNames('pl')).toEqual(
+      ['a', 'a-b', 'a.html', 'a0', 'b', 'é', 'z.xml'].sort(),
+    );
+    expect(store.buildState.topLevelNames('es')).toEqual(['q', 'zz.txt']);
+    expect(store.buildState.topLevelNames('de')).toEqual([]);
+  });
+
   it('remembers a build that started writing until one completes', () => {
     store.buildState.markWriting('pl');
     expect(store.buildState.getState('pl')).toBeUndefined();
