@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Command } from 'commander';
+import { CHECKOUT_TYPES } from '../collections.js';
 import { UsageError } from '../errors.js';
 import type { CommonFlags } from '../index.js';
 import type { CheckoutType } from '../push/index.js';
@@ -25,14 +26,12 @@ export function checkoutCommand(io: CliIo): Command {
   cacheOption(pipelineOption(command), 'SQLite cache to read');
   langOption(command, "languages, e.g. pl,es (default: the pipeline's, else every cached one)");
   dirOption(command, 'where files go (default: the pipeline\'s push.dir, "content")');
-  command.option('--type <list>', 'collections: posts,pages', 'posts,pages');
+  const allTypes = CHECKOUT_TYPES.join(',');
+  command.option('--type <list>', `collections: ${allTypes}`, allTypes);
   return jsonOption(command).action(async (flags: CheckoutFlags) => {
-    const [{ resolveSettings, checkout }, { CHECKOUT_TYPES }] = await Promise.all([
-      import('../index.js'),
-      import('../push/index.js'),
-    ]);
+    const { resolveSettings, checkout } = await import('../index.js');
     const settings = resolveSettings(flags, io.env, io.cwd);
-    const types = parseTypes(flags.type ?? 'posts,pages', CHECKOUT_TYPES);
+    const types = parseTypes(flags.type ?? allTypes, CHECKOUT_TYPES);
     const result = await checkout({
       settings,
       ...(flags.dir !== undefined ? { dir: path.resolve(io.cwd, flags.dir) } : {}),
@@ -66,7 +65,7 @@ function parseTypes(value: string, known: readonly CheckoutType[]): CheckoutType
     .filter(Boolean);
   for (const type of types) {
     if (!(known as readonly string[]).includes(type))
-      throw new UsageError(`--type: expected posts and/or pages, got "${type}"`);
+      throw new UsageError(`--type: expected ${known.join(' and/or ')}, got "${type}"`);
   }
   return types as CheckoutType[];
 }

@@ -1,3 +1,4 @@
+import { collectionRoute, ITEM_TYPES } from '../collections.js';
 import { AccessError, AuthError, HttpError } from '../errors.js';
 import type { CmsClient } from './cms-client.js';
 import type { Credentials } from './options.js';
@@ -21,7 +22,7 @@ export function basicAuthHeader(credentials: Credentials): string {
 export interface VerifyOptions {
   /** Names shown in the error message. @default CMS_USER / CMS_APP_PASSWORD */
   readonly names?: CredentialNames;
-  /** A route that answers only to valid credentials. @default 'cms/v2/posts' with context=edit */
+  /** A route that answers only to valid credentials. @default the registry's first collection, with context=edit */
   readonly route?: string;
 }
 
@@ -43,7 +44,10 @@ export async function verifyCredentials(
     );
   }
   try {
-    await client.get(options.route ?? 'cms/v2/posts', { context: 'edit', per_page: 1 });
+    await client.get(options.route ?? collectionRoute(ITEM_TYPES[0]!), {
+      context: 'edit',
+      per_page: 1,
+    });
   } catch (error) {
     if (error instanceof HttpError && error.status === 403) {
       throw new AccessError(

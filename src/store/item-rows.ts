@@ -80,8 +80,8 @@ export function itemFromRow(row: ItemRow): StoredItem {
 /**
  * The public-item rule of `src/transform/publication.ts` (`isPublic`) in SQL, for the items
  * table as `alias`: published, live, and neither `content.protected`/`excerpt.protected` true
- * nor a non-empty `password` string. The rule is the `is_public` column (migration 9, generated
- * from the row), so a pass over every public item reads the `items_public_entries` index
+ * nor a non-empty `password` string. The rule is the `is_public` column (schema upgrade 9,
+ * generated from the row), so a pass over every public item reads the `items_public_entries` index
  * instead of every item's JSON. Tested against `isPublic`.
  */
 export function publicItemSql(alias: string): string {

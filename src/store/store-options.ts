@@ -1,7 +1,7 @@
 /** Options of `openStore`. */
 export interface StoreOptions {
   /**
-   * Open without writing anything: no migration, no WAL switch, every write refused with a
+   * Open without writing anything: no schema upgrade, no WAL switch, every write refused with a
    * `StoreError`. For `status`, `verify` and queries on a backup. The file must exist and be
    * at the current schema version.
    * @default false

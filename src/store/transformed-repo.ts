@@ -85,7 +85,7 @@ interface PublishedRow {
 }
 
 // Live items whose output is missing, made from other content, or by another version. Read
-// through `items_live_hashes` (migration 8), which holds every column this needs of an item.
+// through `items_live_hashes` (schema upgrade 8), which holds every column this needs of an item.
 const STALE_WHERE = `
   i.lang = ? AND i.deleted_at IS NULL
   AND (t.id IS NULL OR t.source_hash <> i.content_hash OR t.transform_version <> ?)`;

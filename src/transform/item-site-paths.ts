@@ -4,6 +4,7 @@
  * another item, or is reserved for the site's own files; then it gets `/{type}/{id}/`, which
  * is always safe. Pure: the transform and the build both call it, so they agree.
  */
+import { ITEM_TYPES } from '../collections.js';
 import { UnsafePathError } from '../errors.js';
 import { MEDIA_FOLDER } from './media-site-paths.js';
 import {
@@ -80,6 +81,9 @@ export function itemKey(type: string, id: number): string {
 // eslint-disable-next-line no-control-regex
 const UNSAFE_DECODED = /[/\\\u0000-\u001f\u007f]/;
 
+/** A fallback path (`/{type}/{id}/`) of any collection. */
+const FALLBACK_PATH = new RegExp(`^/(?:${ITEM_TYPES.join('|')})/\\d+/$`);
+
 function usablePath(link: string, homeUrl: string): string | undefined {
   const path = sitePathForUrl(link, homeUrl);
   if (path === undefined || path === '/' || !path.endsWith('/')) return undefined;
@@ -87,7 +91,7 @@ function usablePath(link: string, homeUrl: string): string | undefined {
   const first = decodeURIComponent(normalized.split('/')[1] ?? '');
   if (RESERVED_FIRST_SEGMENTS.has(first.toLowerCase())) return undefined;
   // Fallback paths (`/posts/12/`) belong to the items they name.
-  if (/^\/(posts|pages|media)\/\d+\/$/.test(normalized)) return undefined;
+  if (FALLBACK_PATH.test(normalized)) return undefined;
   // A segment that decodes to a separator, a dot segment or a control character would be
   // refused by the build (a static server decodes it into a different path): fall back now.
   const segments = normalized.split('/').filter(Boolean).map(decodeSegment);

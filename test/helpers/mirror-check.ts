@@ -3,6 +3,7 @@ import { resolveSettings, type Settings } from '../../src/config/settings.js';
 import type { ItemType, Store } from '../../src/store/index.js';
 import { filesComparison, revisionsComparison } from './reliability-backup.js';
 import { servedItems, siteRecords, type Audience } from './reliability-compare.js';
+import { credentialEnv } from './cli-args.js';
 import type { Json, ReferenceSite } from './reference.js';
 
 /**
@@ -23,11 +24,16 @@ export function settingsFor(
   const env: NodeJS.ProcessEnv =
     options.auth === false
       ? {}
-      : {
-          CMS_USER: site.credentials.user,
-          CMS_APP_PASSWORD:
-            options.auth === 'wrong' ? 'wron gpas swor dxxx xxxx xxxx' : site.credentials.password,
-        };
+      : credentialEnv(
+          options.auth === 'wrong'
+            ? {
+                credentials: {
+                  user: site.credentials.user,
+                  password: 'wron gpas swor dxxx xxxx xxxx',
+                },
+              }
+            : site,
+        );
   const settings = resolveSettings(
     {
       site: site.url,

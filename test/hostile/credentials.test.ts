@@ -17,7 +17,7 @@ import { guardRemoteConnections, type OfflineGuard } from '../helpers/hostile/of
 import { credentialEnv } from '../helpers/cli-args.js';
 
 const auth = { user: 'editor', password: 'abcd efgh ijkl mnop qrst uvwx' };
-const env = { CMS_USER: auth.user, CMS_APP_PASSWORD: auth.password };
+const env = credentialEnv({ credentials: auth });
 
 /** http: sites on other machines: credentials must be refused. */
 const REMOTE_HTTP = [

@@ -182,7 +182,7 @@ describe('bad input: exit 2, one line naming the culprit, cache and output untou
 
   it('wrong credentials name the variables, never the values, and pull/verify stop before crawling', async () => {
     const wrong = 'Abcd Efgh Ijkl Mnop Qrst Uvwx';
-    const badEnv = { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: wrong };
+    const badEnv = credentialEnv({ credentials: { user: site.credentials.user, password: wrong } });
     site.control.clearLog();
     for (const command of ['pull', 'verify']) {
       const result = await runBad(

@@ -135,7 +135,9 @@ describe('pull, status, verify and backup commands', () => {
     expect(walSnapshots.some((bytes) => bytes.length > 0)).toBe(true);
     // A run that fails on the way (wrong password) must not leak them either.
     const refused = await runCliCaptured(['pull', ...common], {
-      env: { CMS_USER: site.credentials.user, CMS_APP_PASSWORD: `${password}x` },
+      env: credentialEnv({
+        credentials: { user: site.credentials.user, password: `${password}x` },
+      }),
     });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/refused the credentials in CMS_USER\/CMS_APP_PASSWORD/);

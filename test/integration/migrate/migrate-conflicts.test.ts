@@ -169,7 +169,9 @@ describe('migrate: credentials and terms', () => {
   const args = () => [...migrateArgs(temp.file, target), '--pipeline', unpacedPipeline(temp.dir)];
 
   it('a wrong application password: exit 2 with the message pull gives, nothing sent', async () => {
-    const env = { CMS_USER: target.credentials.user, CMS_APP_PASSWORD: 'wrong wrong wrong' };
+    const env = credentialEnv({
+      credentials: { user: target.credentials.user, password: 'wrong wrong wrong' },
+    });
     for (const extra of [[], ['--dry-run']]) {
       const result = await runCliCaptured([...args(), ...extra], { env, cwd: temp.dir });
       expect(result.code, result.stderr).toBe(2);

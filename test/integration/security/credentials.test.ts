@@ -53,6 +53,9 @@ describe('credentials never leave memory', () => {
   it('pull --backup, build, checkout, push, migrate and verify write no password or Basic value', async () => {
     const env = credentialEnv(source);
     const wrongPassword = 'Zzzz Yyyy Xxxx Wwww Vvvv Uuuu';
+    const wrongEnv = credentialEnv({
+      credentials: { user: source.credentials.user, password: wrongPassword },
+    });
     const secrets = [
       ...secretForms(source.credentials),
       ...secretForms(target.credentials),
@@ -123,7 +126,7 @@ describe('credentials never leave memory', () => {
         'push (wrong password)',
         ['push', ...common, '--cache', temp.file, '--dir', content, '--force'],
         2,
-        { CMS_USER: source.credentials.user, CMS_APP_PASSWORD: wrongPassword },
+        wrongEnv,
       );
       expect(refused.stderr).toContain('CMS_APP_PASSWORD');
 
@@ -135,10 +138,12 @@ describe('credentials never leave memory', () => {
       // The post changed on the site after the pull: verify reports it (exit 3).
       await run('verify', ['verify', ...common, '--cache', temp.file], 3);
       await run('verify --json', ['verify', ...common, '--cache', temp.file, '--json'], 3);
-      await run('verify (wrong password)', ['verify', ...common, '--cache', temp.file], 2, {
-        CMS_USER: source.credentials.user,
-        CMS_APP_PASSWORD: wrongPassword,
-      });
+      await run(
+        'verify (wrong password)',
+        ['verify', ...common, '--cache', temp.file],
+        2,
+        wrongEnv,
+      );
       await run('status --json', ['status', '--cache', temp.file, '--json'], 0);
 
       const found: string[] = [];

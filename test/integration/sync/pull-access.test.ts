@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/store/index.js';
 import { pull, type PullEvent } from '../../../src/sync/index.js';
 import { useSiteAndCache } from '../../helpers/mirror-fixture.js';
+import { credentialEnv } from '../../helpers/cli-args.js';
 import { getJson } from '../../helpers/reference.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
 import { settingsFor } from '../../helpers/mirror-check.js';
@@ -21,7 +22,7 @@ describe('pull with credentials of a weak role', () => {
       role === 'wrong'
         ? { user: site.credentials.user, password: 'wron gpas swor dxxx xxxx xxxx' }
         : site.roleCredentials[role];
-    return { CMS_USER: credentials.user, CMS_APP_PASSWORD: credentials.password };
+    return credentialEnv({ credentials });
   }
 
   function args(...extra: string[]): string[] {

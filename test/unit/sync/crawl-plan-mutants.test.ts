@@ -12,18 +12,11 @@ import {
   afterTie,
   afterTiePage,
   FIRST_SWEEP,
-  freshCursor,
   parseCursor,
   tieQuery,
-  type CrawlCursor,
 } from '../../../src/sync/crawl-plan.js';
+import { cursor, T } from '../../helpers/sync/crawl-cursor.js';
 import { versionCount } from '../../../src/sync/version-count.js';
-
-const T = '2024-05-01T10:00:00';
-
-function cursor(patch: Partial<CrawlCursor> = {}): CrawlCursor {
-  return { ...freshCursor(null), ...patch };
-}
 
 describe('parseCursor', () => {
   const stored = cursor({ after: T, tie: T, page: 2, startedAt: T, maxSeen: T, full: false });

@@ -9,14 +9,8 @@ import {
   keysetQuery,
   parseCursor,
   tieQuery,
-  type CrawlCursor,
 } from '../../../src/sync/crawl-plan.js';
-
-const T = '2024-05-01T10:00:00';
-
-function cursor(patch: Partial<CrawlCursor> = {}): CrawlCursor {
-  return { ...freshCursor(null), ...patch };
-}
+import { cursor, T } from '../../helpers/sync/crawl-cursor.js';
 
 describe('freshCursor and keysetQuery', () => {
   it('starts from the beginning without a watermark, without modified_after', () => {
