@@ -3,7 +3,9 @@
  * most one change. Deleted = gone for good (not even in the trash); trashed = moved to the
  * trash; unpublished = was published, now a draft, pending or private; media are added or
  * removed (or updated). An update carries a line diff of title, excerpt and content and the
- * names of the other fields that changed.
+ * names of the other fields that changed. A media item removed together with an item deleted
+ * for good that featured it is part of that deletion (one loss, as the user did it), not a
+ * change of its own.
  */
 import { collectionOf } from '../collections.js';
 import { canonicalJson, type ItemType } from '../store/index.js';
@@ -31,6 +33,15 @@ export interface ItemChange {
   readonly text: readonly TextChange[];
   /** Other top-level fields that differ (without `modified` and `_links`), sorted. */
   readonly fields: readonly string[];
+  /** For a deletion: its featured media item, removed too (otherwise empty). */
+  readonly removedMedia: readonly RemovedMedia[];
+}
+
+/** A media item removed together with the deleted item that featured it. */
+export interface RemovedMedia {
+  readonly type: ItemType;
+  readonly id: number;
+  readonly title: string;
 }
 
 /** Order of the kinds in a report: the losses first. */
@@ -49,11 +60,16 @@ const NOT_PUBLIC = new Set(['draft', 'pending', 'private']);
 /** The changes of `pairs`, losses first, then by type and id. Unchanged pairs give nothing. */
 export function planDiff(pairs: Iterable<ItemPair>): ItemChange[] {
   const changes: ItemChange[] = [];
+  const featured = new Map<number, number>();
   for (const pair of pairs) {
     const change = changeOf(pair);
-    if (change !== undefined) changes.push(change);
+    if (change === undefined) continue;
+    changes.push(change);
+    const media = pair.before?.json['featured_media'];
+    if (change.kind === 'deleted' && typeof media === 'number' && media > 0)
+      featured.set(changes.length - 1, media);
   }
-  return changes.sort(
+  return foldFeaturedMedia(changes, featured).sort(
     (x, y) =>
       KIND_ORDER.indexOf(x.kind) - KIND_ORDER.indexOf(y.kind) ||
       x.type.localeCompare(y.type) ||
@@ -76,6 +92,28 @@ export function changeOf(pair: ItemPair): ItemChange | undefined {
   return make('updated', pair);
 }
 
+/**
+ * Moves each removed media item that a deleted item featured (`featured`: index of the
+ * deletion → media id) into that deletion's `removedMedia`; media removed on their own keep
+ * their own change. A media item featured by several deleted items goes with the first.
+ */
+function foldFeaturedMedia(
+  changes: readonly ItemChange[],
+  featured: ReadonlyMap<number, number>,
+): ItemChange[] {
+  const removed = new Map<number, ItemChange>();
+  for (const change of changes) if (change.kind === 'media-removed') removed.set(change.id, change);
+  const folded = new Set<ItemChange>();
+  const out = changes.map((change, index) => {
+    const media = removed.get(featured.get(index) ?? 0);
+    if (media === undefined || folded.has(media)) return change;
+    folded.add(media);
+    const entry: RemovedMedia = { type: media.type, id: media.id, title: media.title };
+    return { ...change, removedMedia: [...change.removedMedia, entry] };
+  });
+  return out.filter((change) => !folded.has(change));
+}
+
 function sameContent(before: ItemState, after: ItemState): boolean {
   if (before.contentHash !== undefined && before.contentHash === after.contentHash) return true;
   return canonicalJson(before.json) === canonicalJson(after.json);
@@ -93,6 +131,7 @@ function make(kind: ChangeKind, pair: ItemPair): ItemChange {
     statusAfter: after?.status ?? null,
     text: before !== undefined && after !== undefined ? textChanges(before, after) : [],
     fields: before !== undefined && after !== undefined ? changedFields(before, after) : [],
+    removedMedia: [],
   };
 }
 

@@ -42,7 +42,13 @@ function formatChange(change: ItemChange): string[] {
     change.statusAfter !== null
       ? ` (${change.statusBefore} → ${change.statusAfter})`
       : '';
-  const head = `  ${LABELS[change.kind].padEnd(13)} ${change.type}/${change.id} ${JSON.stringify(oneLine(change.title))}${status}`;
+  const media = change.removedMedia
+    .map(
+      (item) =>
+        `, with its featured image ${item.type}/${item.id} ${JSON.stringify(oneLine(item.title))}`,
+    )
+    .join('');
+  const head = `  ${LABELS[change.kind].padEnd(13)} ${change.type}/${change.id} ${JSON.stringify(oneLine(change.title))}${status}${media}`;
   const lines = [head];
   if (change.fields.length > 0)
     lines.push(`      other changed fields: ${change.fields.join(', ')}`);

@@ -17,17 +17,19 @@ interface Change {
   statusAfter: string | null;
   text: { field: string }[];
   fields: string[];
+  removedMedia: { type: string; id: number; title: string }[];
 }
 
 describe('diff --snapshot after the bad day', () => {
   const fixture = useSiteAndCache({}, 'cms-mirror-diff-bad-day-');
 
-  it('lists the deleted post and its image, the trashed post and the five edits, nothing else', async () => {
+  it('lists exactly seven: the deleted post naming its image, the trashed post, the five edits', async () => {
     const day = await badDay(fixture.site, fixture.temp.dir);
-    const result = await runCliCaptured(
-      ['diff', ...day.args, '--snapshot', day.snapshot, '--json'],
-      { env: day.env },
-    );
+    const diff = (extra: string[]) =>
+      runCliCaptured(['diff', ...day.args, '--snapshot', day.snapshot, ...extra], {
+        env: day.env,
+      });
+    const result = await diff(['--json']);
     expect([result.code, result.stderr]).toEqual([3, '']);
     const report = JSON.parse(result.stdout) as {
       total: number;
@@ -39,7 +41,6 @@ describe('diff --snapshot after the bad day', () => {
     const listed = changes.map((change) => `${change.kind} ${change.type}/${change.id}`).sort();
     const expected = [
       `deleted posts/${day.deleted.post.id}`,
-      `media-removed media/${day.deleted.media.id}`,
       `trashed posts/${day.trashed.id}`,
       ...day.edited.map(({ before }) =>
         before.id === day.statusChanged
@@ -48,6 +49,21 @@ describe('diff --snapshot after the bad day', () => {
       ),
     ].sort();
     expect(listed).toEqual(expected);
+    expect(changes).toHaveLength(7);
+    const { post, media } = day.deleted;
+    const deleted = changes.find((change) => change.kind === 'deleted')!;
+    expect(deleted.removedMedia).toEqual([{ type: 'media', id: media.id, title: media.title.raw }]);
+
+    // The human report: seven change lines, one of them the deletion naming its image.
+    const text = await diff([]);
+    expect(text.code).toBe(3);
+    const heads = text.stdout.split('\n').filter((line) => /^ {2}\S/.test(line));
+    expect(heads).toHaveLength(7);
+    const deletion = heads.filter((line) => line.includes(`posts/${post.id} `));
+    expect(deletion).toHaveLength(1);
+    expect(deletion[0]).toMatch(/^ {2}deleted /);
+    expect(deletion[0]).toContain(`media/${media.id} ${JSON.stringify(media.title.raw)}`);
+    expect(text.stdout).not.toMatch(/media removed/);
 
     const byId = new Map(changes.filter((c) => c.type === 'posts').map((c) => [c.id, c]));
     for (const { before } of day.edited) {

@@ -85,7 +85,6 @@ describe('diff --snapshot of a snapshot from before schema upgrade 11', () => {
     expect(listed).toEqual(
       [
         `deleted ${day.deleted.post.id}`,
-        `media-removed ${day.deleted.media.id}`,
         `trashed ${day.trashed.id}`,
         ...day.edited.map(({ before: post }) =>
           post.id === day.statusChanged ? `unpublished ${post.id}` : `updated ${post.id}`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changeOf, planDiff } from '../../../src/diff/index.js';
+import { changeOf, formatDiff, planDiff } from '../../../src/diff/index.js';
 
 type Json = Record<string, unknown>;
 
@@ -112,5 +112,49 @@ describe('planDiff', () => {
       'updated 3',
       'created 5',
     ]);
+  });
+});
+
+describe('a deleted item and its featured media', () => {
+  const image = (id: number) => ({ id, status: 'inherit', title: { raw: `Image ${id}` } });
+  const changes = planDiff([
+    pair(post(1, { featured_media: 9 }), undefined),
+    pair(image(9), undefined, 'media'),
+    pair(image(10), undefined, 'media'),
+    pair(post(2, { featured_media: 11 }), post(2, { featured_media: 11, status: 'trash' })),
+    pair(image(11), undefined, 'media'),
+    pair(post(3, { featured_media: 12 }), undefined),
+  ]);
+
+  it('are one deletion that names the media; media removed on their own keep their own change', () => {
+    expect(changes.map((c) => `${c.kind} ${c.type}/${c.id}`)).toEqual([
+      'deleted posts/1',
+      'deleted posts/3',
+      'media-removed media/10',
+      'media-removed media/11',
+      'trashed posts/2',
+    ]);
+    expect(changes[0]!.removedMedia).toEqual([{ type: 'media', id: 9, title: 'Image 9' }]);
+    // Its featured media is still there: nothing to fold.
+    expect(changes[1]!.removedMedia).toEqual([]);
+    for (const change of changes.slice(2)) expect(change.removedMedia).toEqual([]);
+  });
+
+  it('prints the deletion as one line naming its featured image', () => {
+    const counts = { deleted: 2, 'media-removed': 2, trashed: 1 } as Record<string, number>;
+    const lines = formatDiff({
+      against: 'snapshot',
+      with: 'before.sqlite',
+      languages: { pl: changes },
+      counts: counts as never,
+      total: changes.length,
+    });
+    const deletion = lines.filter((line) => line.includes('posts/1 '));
+    expect(deletion).toEqual([
+      '  deleted       posts/1 "Post 1", with its featured image media/9 "Image 9"',
+    ]);
+    expect(lines.some((line) => line.includes('media/9 ') && line.includes('media removed'))).toBe(
+      false,
+    );
   });
 });
