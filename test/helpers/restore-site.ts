@@ -38,9 +38,13 @@ export async function pullBackup(site: ReferenceSite, temp: TempCache): Promise<
 }
 
 /** The site's records of a collection, by id, in the fields restore puts back. */
-export function records(site: ReferenceSite, type: 'posts' | 'pages'): Map<number, SiteRecord> {
+export function records(
+  site: ReferenceSite,
+  type: 'posts' | 'pages',
+  lang = 'pl',
+): Map<number, SiteRecord> {
   return new Map(
-    site.control.listItems('pl', type).map((item) => [
+    site.control.listItems(lang, type).map((item) => [
       item.id,
       {
         id: item.id,

@@ -3,11 +3,11 @@ import { credentialEnv } from '../helpers/cli-args.js';
 import { useSiteAndCache } from '../helpers/mirror-fixture.js';
 import type { RequestLogEntry } from '../../src/reference/index.js';
 import { onRequest, runChild } from '../helpers/reliability-process.js';
-import { badDay, expectRestored, type BadDay } from '../helpers/restore-bad-day.js';
-import { cli, commonArgs, pullBackup, writesLogged } from '../helpers/restore-site.js';
+import { badDay, expectRestored, onCache, type BadDay } from '../helpers/bad-day-scenario.js';
+import { writesLogged } from '../helpers/restore-site.js';
 
 /**
- * `restore --as-of` of the bad day (restore-bad-day.ts) killed at the moments issue 16 names,
+ * `restore --as-of` of the bad day (bad-day-scenario.ts) killed at the moments issue 16 names,
  * then run again: the site must end as after a clean restore, with no duplicates. The moments
  * are the writes of a traced clean run (the site's request log): the file upload, the batch
  * that creates the post again (killed on its arrival, so the site creates it and restore
@@ -24,30 +24,32 @@ const WRITES = [
 describe('reliability: restore killed at five moments', () => {
   const fixture = useSiteAndCache({}, 'cms-mirror-restore-crash-');
 
-  function argv(day: BadDay): string[] {
-    const { site, temp } = fixture;
-    return ['restore', ...commonArgs(site, temp), '--as-of', day.before, '--json'];
+  const asOf = (day: BadDay) => ['--as-of', day.before, '--json'];
+  const argv = (day: BadDay): string[] => ['restore', ...day.args, ...asOf(day)];
+
+  async function pullAndCheck(day: BadDay): Promise<void> {
+    const pulled = await onCache(day, 'pull', ['--backup', '--json']);
+    expect(pulled.code, pulled.stderr).toBe(0);
+    await expectRestored(day);
   }
 
   async function finishAndCheck(day: BadDay): Promise<void> {
-    const { site, temp } = fixture;
-    const rerun = await cli(site, argv(day));
+    const { site } = fixture;
+    const rerun = await onCache(day, 'restore', asOf(day));
     expect(rerun.code, rerun.stderr).toBe(0);
-    await pullBackup(site, temp);
-    await expectRestored(site, day);
+    await pullAndCheck(day);
     site.control.clearLog();
-    expect((await cli(site, argv(day))).code).toBe(0);
+    expect((await onCache(day, 'restore', asOf(day))).code).toBe(0);
     expect(writesLogged(site)).toEqual([]);
   }
 
   it('a clean run writes in the traced order', async () => {
     const { site, temp } = fixture;
-    const day = await badDay(site, temp);
+    const day = await badDay(site, temp.dir);
     site.control.clearLog();
-    expect((await cli(site, argv(day))).code).toBe(0);
+    expect((await onCache(day, 'restore', asOf(day))).code).toBe(0);
     expect(writesLogged(site)).toEqual(WRITES);
-    await pullBackup(site, temp);
-    await expectRestored(site, day);
+    await pullAndCheck(day);
   }, 240_000);
 
   for (const [write, moment] of [
@@ -58,7 +60,7 @@ describe('reliability: restore killed at five moments', () => {
   ] as const) {
     it(`killed ${moment}, a re-run ends the same without duplicates`, async () => {
       const { site, temp } = fixture;
-      const day = await badDay(site, temp);
+      const day = await badDay(site, temp.dir);
       let writes = 0;
       const isWrite = (entry: RequestLogEntry) => entry.method !== 'GET' && entry.method !== 'HEAD';
       const killed = await runChild(argv(day), {
@@ -76,7 +78,7 @@ describe('reliability: restore killed at five moments', () => {
 
   it('a batch of updates cut part-way (no answer), then a re-run, ends the same', async () => {
     const { site, temp } = fixture;
-    const day = await badDay(site, temp);
+    const day = await badDay(site, temp.dir);
     let batches = 0;
     // Once the creating batch has been answered, every later batch stops after 3 updates.
     const stop = onRequest(site, () => {
