@@ -33,6 +33,7 @@ describe('cms-mirror restore modes', () => {
     expect((await cli(site, ['backup', '--cache', temp.file, '--to', snapshot])).code).toBe(0);
     site.control.updateItem('pl', 'posts', edited, { title: 'Vandalised', slug: 'vandalised' });
     await trash(site, 'posts', trashed);
+    expect(item(trashed).slug).toBe(`${before.trashed.slug}__trashed`);
     await pullBackup(site, temp);
 
     site.control.clearLog();
