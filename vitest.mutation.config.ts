@@ -6,6 +6,8 @@ import { defineConfig } from 'vitest/config';
  * does not mutate, so they would only cost time. The unit tests of the modules that carry the
  * promises run by default; `MUTATION_TESTS=all` adds the in-process integration tests of the
  * pull, push and migration against the reference site (slow: minutes per module on two cores).
+ * `MUTATION_INCLUDE=glob,glob` runs only those test files, to keep a one-module run small (Stryker's
+ * first, unmutated run goes through every included test).
  */
 const unit = [
   'test/unit/store/**/*.test.ts',
@@ -27,9 +29,15 @@ const integration = [
   'test/integration/site/hostile-paths.test.ts',
 ];
 
+function selected(): string[] {
+  const only = process.env['MUTATION_INCLUDE'];
+  if (only !== undefined && only !== '') return only.split(',');
+  return process.env['MUTATION_TESTS'] === 'all' ? [...unit, ...integration] : unit;
+}
+
 export default defineConfig({
   test: {
-    include: process.env['MUTATION_TESTS'] === 'all' ? [...unit, ...integration] : unit,
+    include: selected(),
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
