@@ -21,6 +21,8 @@ describe('isOwnCopy: dates', () => {
     expect(isOwnCopy('posts', post, undated)).toBe(true);
     expect(isOwnCopy('posts', undated, post)).toBe(true);
     expect(isOwnCopy('posts', post, { ...post, date_gmt: 20240301 })).toBe(true);
+    // Either side may carry the longer form.
+    expect(isOwnCopy('posts', { ...post, date_gmt: '2024-03-01T10:00:00.000Z' }, post)).toBe(true);
   });
 });
 
@@ -40,6 +42,8 @@ describe('isOwnCopy: text fields', () => {
     // No title on either side is the same (empty) title; one side only is not.
     expect(isOwnCopy('posts', { ...post, title: null }, { ...post, title: undefined })).toBe(true);
     expect(isOwnCopy('posts', { ...post, title: null }, post)).toBe(false);
+    // An empty title and a field with no text in it are the same empty title.
+    expect(isOwnCopy('posts', { ...post, title: '' }, { ...post, title: {} })).toBe(true);
   });
 
   it('compares the content and only the raw excerpt', () => {
@@ -54,6 +58,12 @@ describe('isOwnCopy: text fields', () => {
     expect(isOwnCopy('posts', { ...post, excerpt: { rendered: 'Od 1990' } }, generated)).toBe(true);
     expect(isOwnCopy('posts', post, { ...post, excerpt: { rendered: 'Krótko.' } })).toBe(false);
     expect(isOwnCopy('posts', post, { ...post, excerpt: 'Krótko.' })).toBe(false);
+    // No excerpt at all (or null) is an empty raw excerpt.
+    const { excerpt: _e, ...bare } = post;
+    expect(isOwnCopy('posts', bare, { ...post, excerpt: { raw: '' } })).toBe(true);
+    expect(isOwnCopy('posts', { ...post, excerpt: null }, { ...post, excerpt: { raw: '' } })).toBe(
+      true,
+    );
   });
 });
 
