@@ -126,7 +126,8 @@ describe('the crawl budget', () => {
   });
 
   it('counts the distinct usable ids the site listed, and only those', async () => {
-    const good = Array.from({ length: 21 }, (_, i) => ({ id: i + 1, modified_gmt: T }));
+    // 20 usable ids are exactly 2 pages of 10: any junk record counted makes a third page.
+    const good = Array.from({ length: 20 }, (_, i) => ({ id: i + 1, modified_gmt: T }));
     const junk = [
       null,
       'x',
@@ -140,8 +141,12 @@ describe('the crawl budget', () => {
     const budget = new CrawlBudget(10, 0, 'posts in pl');
     expect(budget.limit).toBe(10);
     await budget.wrap(answering([...good, ...good, ...junk])).get('cms/v2/posts');
-    expect(budget.limit).toBe(3 * 3 + 10);
-    await budget.wrap(answering({ id: 99, modified_gmt: T })).get('cms/v2/posts');
+    expect(budget.limit).toBe(3 * 2 + 10);
+    for (const record of junk) {
+      await budget.wrap(answering([record])).get('cms/v2/posts');
+      expect(budget.limit).toBe(3 * 2 + 10);
+    }
+    await budget.wrap(answering([{ id: 99, modified_gmt: T }])).get('cms/v2/posts');
     expect(budget.limit).toBe(19);
   });
 
