@@ -146,6 +146,9 @@ describe('the crawl budget', () => {
       await budget.wrap(answering([record])).get('cms/v2/posts');
       expect(budget.limit).toBe(3 * 2 + 10);
     }
+    // An answer that is not a list counts no id (and does not throw).
+    await budget.wrap(answering({ id: 99, modified_gmt: T })).get('cms/v2/posts');
+    expect(budget.limit).toBe(3 * 2 + 10);
     await budget.wrap(answering([{ id: 99, modified_gmt: T }])).get('cms/v2/posts');
     expect(budget.limit).toBe(19);
   });
