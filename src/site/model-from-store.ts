@@ -180,13 +180,7 @@ function entryMaker(
     }
     // The HTML is read only when a page is rendered or indexed: its digest and the files it
     // references were stored by the transform (or are worked out here once for older rows).
-    let html: string | undefined;
-    const readHtml = (): string => {
-      html ??= store.transformed.getHtml(lang, type, row.id);
-      if (html === undefined)
-        throw new StoreError(store.file, `The HTML of ${type} ${row.id} (${lang}) is missing.`);
-      return html;
-    };
+    const readHtml = htmlReader(store, lang, type, row.id);
     const facts = storedHtmlFacts(row.meta) ?? htmlFacts(readHtml(), sitePath, context.homeUrl);
     for (const link of facts.shortLinks ?? [])
       warnings.push(`${type} ${row.id}: short link ${link} names no public item; left as it is.`);
@@ -210,6 +204,21 @@ function entryMaker(
     const image = imageOf(row.featuredMedia);
     if (image) built.featuredImage = image;
     return built;
+  };
+}
+
+/**
+ * Reads an entry's HTML from the cache each time it is asked for, never keeping it: a build
+ * reads it once to render the page and once to index it, and a site's HTML held whole would
+ * grow with the site. Made apart from the entry's other fields so that the closure holds the
+ * item's key only, not the row it was made from.
+ */
+function htmlReader(store: Store, lang: string, type: ItemType, id: number): () => string {
+  return () => {
+    const html = store.transformed.getHtml(lang, type, id);
+    if (html === undefined)
+      throw new StoreError(store.file, `The HTML of ${type} ${id} (${lang}) is missing.`);
+    return html;
   };
 }
 

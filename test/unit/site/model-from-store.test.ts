@@ -234,3 +234,16 @@ describe('identityFromSeo', () => {
     expect(identityFromSeo({ source: 'configuration' }, site)).toBeNull();
   });
 });
+
+describe('modelFromStore: HTML not held by the model', () => {
+  it('reads an entry’s HTML from the cache at each use, keeping none of it', () => {
+    const { model } = modelFromStore(store, { lang: 'pl', languages: [{ lang: 'pl' }] });
+    const entry = model.posts.find((candidate) => candidate.id === 1);
+    if (!entry) throw new Error('post 1 is missing from the model');
+    expect(entry.html).toContain('Body 1');
+    // What the model would show is what the cache holds now, not a copy of an earlier read:
+    // a model that kept every page's HTML it read would grow with the site.
+    transform('pl', 'posts', 1, '/2024/01/p1/', '<p>Second body</p>');
+    expect(entry.html).toBe('<p>Second body</p>');
+  });
+});

@@ -1,0 +1,41 @@
+/**
+ * Heap held by one language's site model and plan, read from a cache, before anything renders:
+ * what a build keeps whole for the site's size (issue 17).
+ *   node --expose-gc --import tsx test/bench/model-memory.bench.ts CACHE [lang=pl]
+ * The cache must hold the language pulled and transformed (a `cms-mirror build` does both).
+ * After each step a full garbage collection, then the heap used and what the step added.
+ */
+import { modelFromStore } from '../../src/site/model-from-store.js';
+import { placeSite, planPlaced } from '../../src/site/site-plan.js';
+import { openStore } from '../../src/store/open-store.js';
+
+const CACHE = process.argv[2];
+const LANG = process.argv[3] ?? 'pl';
+const gc = (globalThis as { gc?: () => void }).gc;
+
+function main(): void {
+  if (!CACHE || !gc)
+    throw new Error('usage: node --expose-gc --import tsx <this file> CACHE [lang]');
+  const collect = gc;
+  let before = 0;
+  const step = (label: string): void => {
+    collect();
+    const used = process.memoryUsage().heapUsed;
+    const mb = (bytes: number): string => `${(bytes / 1048576).toFixed(1)} MB`;
+    console.log(`${label}: heap used ${mb(used)} (+${mb(used - before)})`);
+    before = used;
+  };
+  const store = openStore(CACHE);
+  step('cache open');
+  const { model } = modelFromStore(store, { lang: LANG, languages: [{ lang: LANG }] });
+  step(`model (${model.posts.length} posts, ${model.pages.length} pages)`);
+  const placed = placeSite(model, {});
+  step('placed');
+  const plan = planPlaced(placed);
+  step(`plan (${plan.jobs.length} pages, ${plan.files.length} files)`);
+  // Everything above is still referenced here, so that no step's structures were collected.
+  console.log(`held: ${[model, placed, plan].length} structures; ${new Date().toISOString()}`);
+  store.close();
+}
+
+main();
