@@ -227,6 +227,21 @@ export class ItemsRepo {
     }));
   }
 
+  /**
+   * Up to `limit` ids of live items after `afterId`, in id order: the local side of a deletion
+   * probe read a chunk at a time, so that it costs the same memory whatever the cache holds.
+   */
+  liveIdsAfter(lang: string, type: ItemType, afterId: number, limit: number): number[] {
+    const sql =
+      'SELECT id FROM items WHERE lang = ? AND type = ? AND id > ? AND deleted_at IS NULL ORDER BY id LIMIT ?';
+    return this.#ctx.read(() =>
+      this.#ctx
+        .stmt<{ id: number }>(sql)
+        .all(lang, type, afterId, limit)
+        .map((row) => row.id),
+    );
+  }
+
   /** Number of live items (plus tombstones with `includeDeleted`), optionally of some statuses. */
   count(lang: string, type: ItemType, filter: ItemFilter = {}): number {
     const deleted = filter.includeDeleted ? '' : ' AND deleted_at IS NULL';

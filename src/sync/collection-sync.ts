@@ -32,7 +32,8 @@ import {
 } from './crawl-plan.js';
 import { countsAgree, unlistedAfterListing } from './deletion-check.js';
 import { laterGmt } from './gmt-time.js';
-import { fetchChildren, fetchList, presentIds, remoteCount } from './list-fetch.js';
+import { fetchChildren, fetchList, remoteCount } from './list-fetch.js';
+import { tombstoneUnseen } from './deletion-probe.js';
 import type { PullCounters, PullEvent } from './pull-summary.js';
 import { checkRecords, type CrawlItem } from './record-check.js';
 import { resumeCrawl, storeCrawlPage, type CrawlState } from './crawl-store.js';
@@ -68,8 +69,6 @@ export interface CollectionSyncDeps {
 /** Most sweeps of one second before giving up on it (only a site edited without pause gets there). */
 const MAX_SWEEPS = 50;
 
-/** Ids per `include` probe. */
-const PROBE_CHUNK = 100;
 /** Parent ids per `parent` request of the descendants' refresh. */
 const PARENT_CHUNK = 100;
 
@@ -305,31 +304,22 @@ export class CollectionSync {
     return remoteCount(this.#lists, this.#route, this.#filter);
   }
 
-  /** Probes the live ids this pull has not seen (100 per request); tombstones the absent. */
+  /** Probes the live ids this pull has not seen; tombstones the absent (deletion-probe.ts). */
   async #tombstoneUnseen(): Promise<void> {
-    const { store, lang, type } = this.#d;
-    const client = this.#lists;
-    const unseen = store.items
-      .listIds(lang, type)
-      .map((row) => row.id)
-      .filter((id) => !this.#counted.has(id));
-    if (unseen.length === 0) return;
-    const present = await presentIds(
-      client,
-      this.#route,
-      this.#filter,
-      unseen,
-      Math.min(PROBE_CHUNK, this.#d.perPage),
-    );
-    const gone = unseen.filter((id) => !present.has(id));
-    if (gone.length > 0) {
-      const { historyRun } = this.#d;
-      this.#d.counters.deleted += store.transaction(() => {
-        const tombstoned = store.items.tombstone(lang, type, gone);
-        if (historyRun !== undefined) store.itemVersions.recordGone(lang, type, gone, historyRun);
-        return tombstoned;
-      });
-    }
+    const { store, lang, type, perPage, historyRun } = this.#d;
+    // Awaited before the sum: `counters` is shared by the language's concurrent streams.
+    const tombstoned = await tombstoneUnseen({
+      store,
+      lang,
+      type,
+      lists: this.#lists,
+      route: this.#route,
+      filter: this.#filter,
+      perPage,
+      historyRun,
+      seen: (id) => this.#counted.has(id),
+    });
+    this.#d.counters.deleted += tombstoned;
   }
 
   async #rescan(): Promise<void> {
