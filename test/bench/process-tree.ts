@@ -40,6 +40,31 @@ function parents(): Map<number, number[]> {
   return children;
 }
 
+/** Direct children of `pid` whose command line contains `needle`. */
+export function childrenMatching(pid: number, needle: string): number[] {
+  return (parents().get(pid) ?? []).filter((child) => {
+    try {
+      return fs
+        .readFileSync(`/proc/${child}/cmdline`, 'utf8')
+        .split('\0')
+        .join(' ')
+        .includes(needle);
+    } catch {
+      return false; // exited meanwhile
+    }
+  });
+}
+
+/** Peak resident set of one process so far (the kernel's VmHWM), in MB; 0 if it is gone. */
+export function peakRssMb(pid: number): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
 /** Resident set of a process and all its descendants, in MB. */
 export function treeRssMb(root: number): number {
   const children = parents();
