@@ -1,0 +1,80 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../../../src/store/index.js';
+import { CollectionSync } from '../../../src/sync/collection-sync.js';
+import { tombstoneUnseen } from '../../../src/sync/deletion-probe.js';
+import { emptyCounters } from '../../../src/sync/pull-summary.js';
+import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import { FakeSite } from '../../helpers/fake-site.js';
+
+describe('deletion probe, reading the cached ids a chunk at a time', () => {
+  let temp: TempCache;
+  let store: Store;
+  let site: FakeSite;
+  beforeEach(() => {
+    temp = tempCache();
+    store = openStore(temp.file);
+    site = new FakeSite();
+  });
+  afterEach(() => {
+    store.close();
+    temp.cleanup();
+  });
+
+  async function mirror(): Promise<void> {
+    await new CollectionSync({
+      client: site.client(),
+      store,
+      lang: 'pl',
+      type: 'posts',
+      mode: 'view',
+      perPage: 10,
+      backup: false,
+      counters: emptyCounters(),
+      emit: () => undefined,
+    }).run();
+  }
+
+  function probe(seen: ReadonlySet<number>, idChunk: number): Promise<number> {
+    return tombstoneUnseen({
+      store,
+      lang: 'pl',
+      type: 'posts',
+      lists: site.client(),
+      route: 'cms/v2/posts',
+      filter: {},
+      perPage: 10,
+      historyRun: undefined,
+      seen: (id) => seen.has(id),
+      idChunk,
+    });
+  }
+
+  function live(): number[] {
+    return [...store.items.iterate('pl', 'posts')].map((row) => row.id);
+  }
+
+  it('tombstones the absent ids of every chunk (first, last, either side of a boundary) and probes none it saw', async () => {
+    const items = site.add(25, site.now - 100, 1).map((item) => item.id);
+    await mirror();
+    expect(live()).toEqual(items);
+    // Chunks of 7 cached ids: 1-7, 8-14, 15-21, 22-25.
+    const gone = [items[0]!, items[6]!, items[7]!, items[13]!, items[14]!, items[24]!];
+    for (const id of gone) site.items.delete(id);
+    const seen = new Set([items[2]!, items[20]!]);
+    site.requests = [];
+    const tombstoned = await probe(seen, 7);
+    expect(tombstoned).toBe(gone.length);
+    expect(live()).toEqual([...site.expected().keys()]);
+    const probed = site.requests.flatMap((query) => (query['include'] as number[]) ?? []);
+    expect(probed.sort((a, b) => a - b)).toEqual(items.filter((id) => !seen.has(id)));
+  });
+
+  it('ends with a chunk exactly full of ids (25 ids, chunks of 5)', async () => {
+    const items = site.add(25, site.now - 100, 1).map((item) => item.id);
+    await mirror();
+    site.items.delete(items[24]!);
+    site.items.delete(items[4]!);
+    expect(await probe(new Set(), 5)).toBe(2);
+    expect(live()).toEqual([...site.expected().keys()]);
+  });
+});
