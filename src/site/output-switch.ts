@@ -11,7 +11,10 @@
  * Whatever writes the output first calls `recoverOutput`: a journal left by a killed build is
  * rolled forward (its switch is finished), staging without a journal is rolled back (deleted).
  * So a build killed before its commit point leaves the previous build's output exactly, and
- * one killed after it is finished by the next. The cost is one rename per changed file.
+ * one killed after it is finished by the next. The cost is one rename per changed file, or
+ * one per staged directory whose place in the output is free (a first build moves the whole
+ * staging directory): a directory is moved only where nothing was, so nothing is replaced
+ * but what the build staged.
  *
  * The stamp (`{lang}.stamp`) names the build the language's folder holds; the cache's record
  * of the last build is trusted for this folder only when the stamps agree.
@@ -129,24 +132,27 @@ export function openStaging(root: string, trace: BuildTrace = traceFromEnvironme
   const name = path.basename(base);
   fs.mkdirSync(paths.stage, { recursive: true });
   const made = new Set<string>([paths.stage]);
+  // What was staged, in order: the switch needs not read the staging directory back.
+  const stagedList = new Set<string>();
   return {
     root: base,
     put(file, bytes) {
-      safeRelativeFile(base, file);
-      const staged = path.join(paths.stage, file);
-      const directory = path.dirname(staged);
+      const relative = path.relative(base, safeRelativeFile(base, file)).split(path.sep).join('/');
+      const target = path.join(paths.stage, relative);
+      const directory = path.dirname(target);
       if (!made.has(directory)) {
         fs.mkdirSync(directory, { recursive: true });
         made.add(directory);
       }
-      fs.writeFileSync(staged, bytes);
+      fs.writeFileSync(target, bytes);
+      stagedList.add(relative);
       trace(`stage ${name} ${file}`);
     },
     commit(removed, stamp) {
       const journal: Journal = { removed: [...removed], stamp };
       writeDurably(paths.journal, JSON.stringify(journal));
       trace(`commit ${name}`);
-      applySwitch(base, paths, journal, trace);
+      applySwitch(base, paths, journal, trace, [...stagedList]);
     },
     discard() {
       fs.rmSync(paths.stage, { recursive: true, force: true });
@@ -158,17 +164,21 @@ export function openStaging(root: string, trace: BuildTrace = traceFromEnvironme
  * Renames every staged file over the output, deletes the journal's files, writes the stamp,
  * then removes the staging and the journal. Idempotent: run again after a kill, it finishes.
  */
-function applySwitch(root: string, paths: StatePaths, journal: Journal, trace: BuildTrace): void {
+function applySwitch(
+  root: string,
+  paths: StatePaths,
+  journal: Journal,
+  trace: BuildTrace,
+  staged?: readonly string[],
+): void {
   const base = path.resolve(root);
   const name = path.basename(base);
-  fs.mkdirSync(base, { recursive: true });
-  const realBase = fs.realpathSync.native(base);
-  const checked = new Set<string>([base]);
-  for (const file of stagedFiles(paths.stage)) {
-    const target = safeRelativeFile(base, file);
-    ensureDirectory(path.dirname(target), realBase, checked);
-    moveInto(path.join(paths.stage, file), target);
-    trace(`switch ${name} ${file}`);
+  if (moveWholeStage(base, paths.stage)) {
+    trace(`switch ${name} ./`);
+  } else {
+    switchFiles(base, paths.stage, staged ?? stagedFiles(paths.stage), (file) =>
+      trace(`switch ${name} ${file}`),
+    );
   }
   const emptied = new Set<string>();
   for (const file of journal.removed) {
@@ -188,6 +198,87 @@ function applySwitch(root: string, paths: StatePaths, journal: Journal, trace: B
   fs.rmSync(paths.stage, { recursive: true, force: true });
   fs.rmSync(paths.journal, { force: true });
   trace(`switched ${name}`);
+}
+
+/**
+ * A first build (no folder for the language yet): the staging directory becomes the folder,
+ * in one rename. False when the folder exists (or the rename cannot be done): file by file.
+ */
+function moveWholeStage(base: string, stage: string): boolean {
+  try {
+    fs.lstatSync(base);
+    return false;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  if (!fs.existsSync(stage)) return false;
+  fs.mkdirSync(path.dirname(base), { recursive: true });
+  return tryRename(stage, base);
+}
+
+/**
+ * Moves the staged `files` into `base`: a staged directory whose place in the output is free
+ * is moved whole (with every file below it), any other file is renamed over its target.
+ */
+function switchFiles(
+  base: string,
+  stage: string,
+  files: readonly string[],
+  moved: (step: string) => void,
+): void {
+  fs.mkdirSync(base, { recursive: true });
+  const realBase = fs.realpathSync.native(base);
+  const checked = new Set<string>([base]);
+  const movedDirectories = new Set<string>();
+  for (const file of files) {
+    const target = safeRelativeFile(base, file);
+    const directory = placeDirectory(file, { base, stage, realBase, checked, movedDirectories });
+    if (directory === 'placed') {
+      moveInto(path.join(stage, file), target);
+      moved(file);
+    } else if (directory !== 'inside') {
+      moved(`${directory}/`);
+    }
+  }
+}
+
+interface Placing {
+  base: string;
+  stage: string;
+  realBase: string;
+  checked: Set<string>;
+  movedDirectories: Set<string>;
+}
+
+/**
+ * Makes the directories of `file` in the output, top down. Where one is missing, the staged
+ * directory is renamed there whole instead (returned: its relative path); `inside` when the
+ * file went with a directory moved before; `placed` when the file itself is still to move.
+ */
+function placeDirectory(file: string, placing: Placing): string {
+  const parts = file.split('/').slice(0, -1);
+  for (let depth = 1; depth <= parts.length; depth++) {
+    const relative = parts.slice(0, depth).join('/');
+    if (placing.movedDirectories.has(relative)) return 'inside';
+    const target = path.join(placing.base, relative);
+    if (placing.checked.has(target)) continue;
+    // Fails where anything is in the way (a file, a directory with content, a link).
+    if (tryRename(path.join(placing.stage, relative), target)) {
+      placing.movedDirectories.add(relative);
+      return relative;
+    }
+    ensureDirectory(target, placing.realBase, placing.checked);
+  }
+  return 'placed';
+}
+
+function tryRename(from: string, to: string): boolean {
+  try {
+    fs.renameSync(from, to);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Staged files relative to the staging directory, forward slashes; none when it is gone. */

@@ -71,19 +71,21 @@ export async function prepareLanguages(
     { sanitize: options.sanitize, offloadFrom },
   );
   const prepared = new Map<string, PreparedLanguage>();
-  for (const { lang, started, ...language } of known) {
+  for (const { lang, seconds, ...language } of known) {
     const transform = transforms.get(lang);
     prepared.set(
       lang,
       transform === undefined
-        ? { ...language, published: undefined, transformed: 0, seconds: secondsSince(started) }
+        ? { ...language, published: undefined, transformed: 0, seconds }
         : {
             ...language,
             published: transform.published,
             transformed: transform.transformed,
             moved: transform.moved,
             pathsDigest: digestOf([...transform.sitePaths].sort(([a], [b]) => (a < b ? -1 : 1))),
-            seconds: secondsSince(started) + transform.seconds,
+            // Its own reading and its own transform: the languages are transformed together,
+            // so the time since this language's start would count the others' transforms too.
+            seconds: seconds + transform.seconds,
           },
     );
   }
@@ -105,7 +107,7 @@ function knownState(store: Store, lang: string, key: string, options: PrepareOpt
   if (quiet) {
     return {
       lang,
-      started,
+      seconds: secondsSince(started),
       homeUrl,
       state,
       quiet,
@@ -115,7 +117,15 @@ function knownState(store: Store, lang: string, key: string, options: PrepareOpt
   }
   const saved = store.buildState.get(lang);
   const previous = isCurrentManifest(saved?.manifest) ? saved.manifest : undefined;
-  return { lang, started, homeUrl, state, quiet, previous, pathsDigest: '' };
+  return {
+    lang,
+    seconds: secondsSince(started),
+    homeUrl,
+    state,
+    quiet,
+    previous,
+    pathsDigest: '',
+  };
 }
 
 /** A pull's count of changed items bounds what is stale and spares counting it. */

@@ -81,8 +81,11 @@ export async function transformLanguages(
     const results = new Map<string, LanguageTransform>();
     let transformedElsewhere = new Map<string, number>();
     for (const language of languages) {
+      const waitStarted = performance.now();
       if (elsewhere?.languages.has(language.lang)) transformedElsewhere = await elsewhere.done;
       const result = transformLanguage(store, language, sanitize);
+      // Its own time, waiting for the worker that transformed it included.
+      result.seconds = (performance.now() - waitStarted) / 1000;
       result.transformed += transformedElsewhere.get(language.lang) ?? 0;
       results.set(language.lang, result);
     }

@@ -102,3 +102,55 @@ describe('the output switch', () => {
     expect(fs.readFileSync(victim, 'utf8')).toBe('keep me');
   });
 });
+
+describe('the output switch, moving directories whole', () => {
+  it('a first build: the language folder is made of exactly the staged files', () => {
+    fs.rmSync(root, { recursive: true });
+    const steps: string[] = [];
+    const staging = openStaging(root, (step) => steps.push(step));
+    staging.put('index.html', Buffer.from('home'));
+    staging.put('b/c/index.html', Buffer.from('new C'));
+    staging.put('b/d/index.html', Buffer.from('new D'));
+    staging.commit([], 'S1');
+    expect(tree(root)).toEqual({
+      'index.html': 'home',
+      'b/c/index.html': 'new C',
+      'b/d/index.html': 'new D',
+    });
+    // One move for the whole folder, none per file.
+    expect(steps.filter((step) => step.startsWith('switch '))).toEqual(['switch pl ./']);
+    expect(fs.readdirSync(state)).toEqual(['pl.stamp']);
+  });
+
+  it('a new folder in an existing output is moved whole, with every file below it', () => {
+    const steps: string[] = [];
+    const staging = openStaging(root, (step) => steps.push(step));
+    staging.put('a/index.html', Buffer.from('new A'));
+    staging.put('b/c/index.html', Buffer.from('new C'));
+    staging.put('b/c/feed.xml', Buffer.from('feed C'));
+    staging.put('b/index.html', Buffer.from('new B'));
+    staging.commit(['gone.html'], 'S2');
+    expect(tree(root)).toEqual({
+      'a/index.html': 'new A',
+      'b/c/index.html': 'new C',
+      'b/c/feed.xml': 'feed C',
+      'b/index.html': 'new B',
+    });
+    expect(steps.filter((step) => step.startsWith('switch '))).toEqual([
+      'switch pl a/index.html',
+      'switch pl b/',
+    ]);
+  });
+
+  it('never moves a folder over one that holds files, nor through a link leading outside', () => {
+    const outside = path.join(tmp, 'outside');
+    fs.mkdirSync(outside);
+    fs.symlinkSync(outside, path.join(root, 'link'));
+    const staging = openStaging(root, () => undefined);
+    staging.put('a/new.html', Buffer.from('new'));
+    staging.put('link/index.html', Buffer.from('escaped'));
+    expect(() => staging.commit([], 'S2')).toThrow(/outside/);
+    expect(fs.readdirSync(outside)).toEqual([]);
+    expect(fs.readFileSync(path.join(root, 'a/index.html'), 'utf8')).toBe('old A');
+  });
+});

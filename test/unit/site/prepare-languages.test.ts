@@ -1,0 +1,55 @@
+/**
+ * Each language's prepared time is its own: the languages are transformed together, so time
+ * measured from one language's start would also count the transforms of the others.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+const TRANSFORM_MS = 3000;
+
+vi.mock('../../../src/transform/index.js', () => ({
+  OFFLOAD_MIN_STALE: 500,
+  transformKey: () => 'key',
+  // Two languages transformed one after the other, 3 s of wall time in all, 1.5 s each.
+  transformLanguages: (_store: unknown, languages: readonly { lang: string }[]) => {
+    vi.advanceTimersByTime(TRANSFORM_MS);
+    return Promise.resolve(
+      new Map(
+        languages.map(({ lang }) => [
+          lang,
+          {
+            published: { pages: [], posts: [] },
+            transformed: 1,
+            moved: [],
+            sitePaths: new Map(),
+            seconds: TRANSFORM_MS / 1000 / languages.length,
+          },
+        ]),
+      ),
+    );
+  },
+}));
+
+const { prepareLanguages } = await import('../../../src/site/prepare-languages.js');
+
+/** The little of a store the preparation reads before the transform: nothing built yet. */
+const store = {
+  file: 'cache.sqlite',
+  siteInfo: { get: (lang: string) => ({ data: { home: `http://127.0.0.1/${lang}/` } }) },
+  buildState: { getState: () => undefined, get: () => undefined },
+  items: { lastChangeAt: () => undefined },
+  transformed: { lastTransformedAt: () => undefined },
+};
+
+describe('prepareLanguages', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("counts each language's transform once, and not the other languages'", async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const prepared = await prepareLanguages(store as never, ['pl', 'es'], {
+      sanitize: true,
+      built: ['pl', 'es'],
+    });
+    expect([...prepared.keys()]).toEqual(['pl', 'es']);
+    for (const lang of ['pl', 'es']) expect(prepared.get(lang)?.seconds, lang).toBe(1.5);
+  });
+});
