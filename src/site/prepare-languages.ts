@@ -104,27 +104,16 @@ function knownState(store: Store, lang: string, key: string, options: PrepareOpt
       itemsAt: store.items.lastChangeAt(lang),
       transformedAt: store.transformed.lastTransformedAt(lang),
     });
-  if (quiet) {
-    return {
-      lang,
-      seconds: secondsSince(started),
-      homeUrl,
-      state,
-      quiet,
-      previous: undefined,
-      pathsDigest: state?.pathsDigest as string,
-    };
-  }
-  const saved = store.buildState.get(lang);
-  const previous = isCurrentManifest(saved?.manifest) ? saved.manifest : undefined;
+  // A quiet language is skipped whole: its last manifest is not read at all.
+  const saved = quiet ? undefined : store.buildState.get(lang);
   return {
     lang,
     seconds: secondsSince(started),
     homeUrl,
     state,
     quiet,
-    previous,
-    pathsDigest: '',
+    previous: isCurrentManifest(saved?.manifest) ? saved.manifest : undefined,
+    pathsDigest: quiet ? (state?.pathsDigest as string) : '',
   };
 }
 
