@@ -9,19 +9,15 @@
  * Wall times are the child's whole life, including Node start-up (about 0.5 s here); the
  * `pull`/`build` columns are the run's own figures.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startReferenceProcess } from '../../src/cli/reference-process.js';
 import { credentialEnv } from '../helpers/cli-args.js';
+import { MAIN, runCompiledCli } from './compiled-cli.js';
 
 const POSTS = Number(process.argv[2] ?? 10_000);
 const LANGS = ['pl', 'es'];
-// BENCH_CLI=<path to another build's main.js> compares a build before and after a change.
-const MAIN =
-  process.env['BENCH_CLI'] ?? fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 interface RunJson {
   pull: { total: { requests: number; created: number; updated: number; seconds: number } };
@@ -48,27 +44,12 @@ interface RunJson {
   };
 }
 
-function runChild(
+async function runChild(
   args: string[],
   env: NodeJS.ProcessEnv,
 ): Promise<{ wall: number; json: RunJson }> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, 'run', ...args, '--json'], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const wall = (performance.now() - started) / 1000;
-      if (code !== 0) reject(new Error(`run exited with ${code}: ${stderr.slice(-2000)}`));
-      else resolve({ wall, json: JSON.parse(stdout) as RunJson });
-    });
-  });
+  const { wall, stdout } = await runCompiledCli(['run', ...args, '--json'], env);
+  return { wall, json: JSON.parse(stdout) as RunJson };
 }
 
 async function main(): Promise<void> {

@@ -13,33 +13,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startReferenceProcess } from '../../src/cli/reference-process.js';
 import { credentialEnv } from '../helpers/cli-args.js';
+import { MAIN, runCompiledCli } from './compiled-cli.js';
 
 const POSTS = Number(process.argv[2] ?? 1000);
 const ROUNDS = Number(process.argv[3] ?? 5);
-// BENCH_CLI=<path to another build's main.js> compares a build before and after a change.
-const MAIN =
-  process.env['BENCH_CLI'] ?? fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
-function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0
-        ? resolve(stdout)
-        : reject(new Error(`${args[0]} exited with ${code}: ${stderr.slice(-2000)}`)),
-    );
-  });
+async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return (await runCompiledCli(args, env)).stdout;
 }
 
 /** Checkout files by the item id in their front matter. */
