@@ -6,6 +6,9 @@
  * The site's origin (a random port) is replaced by `ORIGIN` in text files before hashing;
  * the build's stamps (`.cms-mirror/`) are random by design and left out.
  *
+ * A second case builds 2,500 generated posts of one language, more than one chunk of the
+ * build's rendering and search bundles, and pins one digest over every file's name and hash.
+ *
  * A deliberate change of the output updates the list: `UPDATE_OUTPUT_BYTES=1 npx vitest run
  * test/integration/site/output-bytes.test.ts` rewrites it and fails once, so that the new list
  * is committed on purpose, with a message that says why the bytes changed.
@@ -23,6 +26,30 @@ const TEXT = /\.(html|xml|txt|json|css|js)$/;
 interface Pinned {
   commit: string;
   files: Record<string, string>;
+  /** The generated site: how many files, and one digest over every `name hash` line. */
+  generated?: { posts: number; files: number; digest: string };
+}
+
+const GENERATED_POSTS = 2_500;
+
+function digestOfAll(hashes: Record<string, string>): string {
+  const lines = Object.keys(hashes)
+    .sort()
+    .map((file) => `${file} ${hashes[file]}\n`);
+  return createHash('sha256').update(lines.join('')).digest('hex');
+}
+
+function updating(): boolean {
+  return process.env['UPDATE_OUTPUT_BYTES'] === '1';
+}
+
+function readPinned(): Pinned {
+  return JSON.parse(fs.readFileSync(PINNED, 'utf8')) as Pinned;
+}
+
+function writePinned(pinned: Pinned): never {
+  fs.writeFileSync(PINNED, `${JSON.stringify(pinned, null, 2)}\n`);
+  throw new Error(`${PINNED} rewritten: commit it with the reason the output changed`);
 }
 
 /** `lang/path` → sha256 of every file the build wrote, the origin written as `ORIGIN`. */
@@ -50,12 +77,8 @@ describe('the built output of the demo content', () => {
   it('has the pinned bytes, file for file', async () => {
     await mirror.run();
     const actual = outputHashes(mirror.outDir, mirror.site.url);
-    if (process.env['UPDATE_OUTPUT_BYTES'] === '1') {
-      const pinned: Pinned = { commit: 'see git log of this file', files: actual };
-      fs.writeFileSync(PINNED, `${JSON.stringify(pinned, null, 2)}\n`);
-      throw new Error(`${PINNED} rewritten: commit it with the reason the output changed`);
-    }
-    const pinned = JSON.parse(fs.readFileSync(PINNED, 'utf8')) as Pinned;
+    if (updating()) writePinned({ ...readPinned(), files: actual });
+    const pinned = readPinned();
     expect(Object.keys(pinned.files).length).toBeGreaterThan(100);
     expect(Object.keys(actual).sort()).toEqual(Object.keys(pinned.files).sort());
     const differing = Object.keys(pinned.files).filter(
@@ -63,4 +86,28 @@ describe('the built output of the demo content', () => {
     );
     expect(differing, 'files whose bytes differ from the pinned build').toEqual([]);
   }, 300_000);
+});
+
+describe(`the built output of ${GENERATED_POSTS} generated posts`, () => {
+  let mirror: Mirror;
+
+  beforeAll(async () => {
+    mirror = await startMirror({ reference: { posts: GENERATED_POSTS }, languages: ['pl'] });
+  }, 60_000);
+  afterAll(async () => {
+    await mirror?.close();
+  });
+
+  it('has the pinned bytes (one digest over every file)', async () => {
+    await mirror.run();
+    const actual = outputHashes(mirror.outDir, mirror.site.url);
+    const generated = {
+      posts: GENERATED_POSTS,
+      files: Object.keys(actual).length,
+      digest: digestOfAll(actual),
+    };
+    if (updating()) writePinned({ ...readPinned(), generated });
+    expect(generated.files).toBeGreaterThan(2 * GENERATED_POSTS);
+    expect(generated).toEqual(readPinned().generated);
+  }, 600_000);
 });
