@@ -41,9 +41,11 @@ export async function* renderInChunks(
     result.catch(() => undefined);
     return result;
   };
+  // A queue, not a list kept whole: a chunk's rendered pages are let go once handed out, so
+  // no more than CHUNKS_AHEAD + 1 chunks of HTML are held whatever the site's size.
   const inFlight = chunks.slice(0, CHUNKS_AHEAD).map(send);
   for (let index = 0; index < chunks.length; index++) {
-    const result = await (inFlight[index] as Promise<RenderResult>);
+    const result = await (inFlight.shift() as Promise<RenderResult>);
     const ahead = chunks[index + CHUNKS_AHEAD];
     if (ahead) inFlight.push(send(ahead));
     yield { jobs: chunks[index] as PlannedJob[], result };

@@ -8,6 +8,7 @@
 import { modelFromStore } from '../../src/site/model-from-store.js';
 import { placeSite, planPlaced } from '../../src/site/site-plan.js';
 import { openStore } from '../../src/store/open-store.js';
+import { readPublished } from '../../src/transform/index.js';
 
 const CACHE = process.argv[2];
 const LANG = process.argv[3] ?? 'pl';
@@ -27,14 +28,26 @@ function main(): void {
   };
   const store = openStore(CACHE);
   step('cache open');
-  const { model } = modelFromStore(store, { lang: LANG, languages: [{ lang: LANG }] });
+  // What a build after a transform holds besides the model: the public rows it read, and the
+  // last build's manifest (a full build holds both while it plans and renders).
+  const saved = store.buildState.get(LANG);
+  step(`previous manifest (${Object.keys(saved?.manifest.files ?? {}).length} files)`);
+  const published = readPublished(store, LANG);
+  step(`published rows (${published.posts.length} posts)`);
+  const { model } = modelFromStore(store, {
+    lang: LANG,
+    languages: [{ lang: LANG }],
+    published,
+  });
   step(`model (${model.posts.length} posts, ${model.pages.length} pages)`);
   const placed = placeSite(model, {});
   step('placed');
   const plan = planPlaced(placed);
   step(`plan (${plan.jobs.length} pages, ${plan.files.length} files)`);
   // Everything above is still referenced here, so that no step's structures were collected.
-  console.log(`held: ${[model, placed, plan].length} structures; ${new Date().toISOString()}`);
+  console.log(
+    `held: ${[saved, published, model, placed, plan].length} structures; ${new Date().toISOString()}`,
+  );
   store.close();
 }
 
