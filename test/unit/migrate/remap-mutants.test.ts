@@ -208,3 +208,57 @@ describe('rewriteContent: media ids', () => {
     expect(decodedSlug('%E0%A4%A')).toBe('%E0%A4%A');
   });
 });
+
+// Survivors of the Stryker run of 2026-11-24 17:00 (test/mutation/RESULTS.md).
+describe('odd source records', () => {
+  it('reads relative URLs against the home when the item’s link is not text', () => {
+    const json = { link: { rendered: 'http://src/pl/x/' }, content: '<a href="old/">x</a>' };
+    expect(postBody('posts', json, 0, context).body).toEqual({
+      content: '<a href="http://dst/pl/new/">x</a>',
+    });
+  });
+
+  it('does not send a title whose rendered form is not text', () => {
+    expect(postBody('posts', { title: { rendered: null } }, 0, context).body).toEqual({});
+    expect(mediaFields({ title: { rendered: 4 } }, context)).toEqual({});
+  });
+
+  it('names a media file by its id when its source URL is not text', () => {
+    expect(mediaFileName({ id: 9, source_url: 42 })).toBe('media-9');
+  });
+
+  it('turns each run of unsafe characters in a file name into one dash', () => {
+    expect(mediaFileName({ id: 1, media_details: { file: 'my  photo (1).png' } })).toBe(
+      'my-photo-1-.png',
+    );
+  });
+
+  it('pairs nothing when the target’s file URL is not text', () => {
+    expect(mediaUrlPairs({ source_url: 'http://s/a.png' }, { source_url: null })).toEqual([]);
+  });
+
+  it('pairs the full file of media without sizes or without details', () => {
+    const target = { source_url: 'http://t/a.png' };
+    expect(mediaUrlPairs({ source_url: 'http://s/a.png' }, target)).toEqual([
+      ['http://s/a.png', 'http://t/a.png'],
+    ]);
+    expect(
+      mediaUrlPairs(
+        { source_url: 'http://s/a.png', media_details: {} },
+        {
+          ...target,
+          media_details: {},
+        },
+      ),
+    ).toEqual([['http://s/a.png', 'http://t/a.png']]);
+  });
+});
+
+describe('rewriteContent: ids of more than one digit', () => {
+  it('rewrites a media id of several digits in classes, data-id and block comments', () => {
+    const many = { ...context, ids: { ...context.ids, media: new Map([[12, 345]]) } };
+    expect(
+      rewriteContent('<!-- cms:image {"id":12} --><img class="cms-image-12" data-id="12">', many),
+    ).toBe('<!-- cms:image {"id":345} --><img class="cms-image-345" data-id="345">');
+  });
+});

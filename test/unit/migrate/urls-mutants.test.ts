@@ -183,3 +183,100 @@ describe('rewriteSourceUrls', () => {
     );
   });
 });
+
+// Survivors of the Stryker run of 2026-11-24 17:00 (test/mutation/RESULTS.md).
+describe('source URLs of unusual sites and content', () => {
+  it('skips a migrated URL that is not a URL at all', () => {
+    const made = index({ urls: new Map([['not a url', 'http://dst/x/'], ...context.urls]) });
+    expect(made.uploads.get('2024/01/a.png')).toBe('http://dst/up/a.png');
+  });
+
+  it('knows uploads kept at the root of the host, not only under a prefix', () => {
+    const urls = new Map([
+      ...context.urls,
+      ['http://src/cms-content/uploads/2024/02/b.png', 'http://dst/up/b.png'],
+    ]);
+    const at = (url: string) => mapSourceUrl(url, index({ urls }));
+    expect(at('http://src/site/pl/cms-content/uploads/2024/02/b.png')).toEqual(
+      mapped('http://dst/up/b.png'),
+    );
+    // An unknown file in that uploads folder, outside the home, is reported, not moved.
+    expect(at('http://src/cms-content/uploads/2024/02/gone.png')).toEqual(UNMATCHED);
+  });
+
+  it('has only the home host when the site URL is not one', () => {
+    const made = index({ sourceUrl: 'nothing' });
+    expect([...made.hosts]).toEqual(['src']);
+    expect(mapSourceUrl('http://src/elsewhere/', made)).toEqual(OTHER);
+    expect(mapSourceUrl('http://src/site/pl/old/', made)).toEqual(mapped('http://dst/pl/new/'));
+  });
+
+  it('maps files whose names hold a literal % each to their own copy', () => {
+    const urls = new Map([
+      ['http://src/site/pl/cms-content/uploads/2024/03/50%.png', 'http://dst/up/50.png'],
+      ['http://src/site/pl/cms-content/uploads/2024/03/100%.png', 'http://dst/up/100.png'],
+    ]);
+    const at = (url: string) => mapSourceUrl(url, index({ urls }));
+    expect(at('http://src/cms-content/uploads/2024/03/100%.png')).toEqual(
+      mapped('http://dst/up/100.png'),
+    );
+    expect(at('http://src/cms-content/uploads/2024/03/50%.png')).toEqual(
+      mapped('http://dst/up/50.png'),
+    );
+  });
+
+  it('maps a link without a trailing slash when it carries a query', () => {
+    const urls = new Map([['http://src/site/pl/file.html', 'http://dst/pl/file.html']]);
+    expect(mapSourceUrl('http://src/site/pl/file.html?v=2#t', index({ urls }))).toEqual(
+      mapped('http://dst/pl/file.html?v=2#t'),
+    );
+  });
+
+  it('does not take a page whose path merely ends like an upload’s for the file', () => {
+    expect(map('http://src/site/pl/media/file/2024/01/a.png')).toEqual(UNMATCHED);
+  });
+
+  it('moves by the site’s prefix only URLs on the site’s own host', () => {
+    // A language on a domain of its own: its home's host is not the site's.
+    const made = index({
+      urls: new Map(),
+      sourceHome: 'http://example.pl/blog/',
+      sourceUrl: 'http://example',
+      targetUrl: 'http://dst',
+    });
+    expect(mapSourceUrl('http://example.pl/shop/x', made)).toEqual(OTHER);
+    expect(mapSourceUrl('http://example/es/x', made)).toEqual(mapped('http://dst/es/x'));
+  });
+
+  it('does not double the slashes a site URL ends with', () => {
+    expect(mapSourceUrl('http://src/site/es/x/', index({ targetUrl: 'http://dst//' }))).toEqual(
+      mapped('http://dst/es/x/'),
+    );
+  });
+
+  it('rewrites URLs in text on every source host, dotted names included', () => {
+    const made = index({
+      urls: new Map([['http://pl.example/old/', 'http://dst/pl/new/']]),
+      sourceHome: 'http://pl.example/',
+      sourceUrl: 'http://www.example',
+    });
+    expect(
+      rewriteSourceUrls('see http://pl.example/old/ and http://www.example/es/x/', made, undefined),
+    ).toBe('see http://dst/pl/new/ and http://dst/es/x/');
+  });
+
+  it('leaves a URL it does not map exactly as written, escapes included', () => {
+    const html = '{"u":"http:\\/\\/src\\/site/pl/gone/"}';
+    expect(rewriteSourceUrls(html, index(), undefined)).toBe(html);
+  });
+
+  it('reads an href as one URL even when it holds a space, not as a srcset', () => {
+    const html = '<a href="http://src/site/pl/old/ x">x</a>';
+    expect(rewriteSourceUrls(html, index(), undefined)).toBe(html);
+  });
+
+  it('leaves a srcset that maps to nothing byte for byte, its spacing included', () => {
+    const html = '<img srcset="https://example.com/a.png  1x,https://example.com/b.png 2x">';
+    expect(rewriteSourceUrls(html, index(), undefined)).toBe(html);
+  });
+});
