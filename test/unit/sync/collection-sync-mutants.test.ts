@@ -40,12 +40,29 @@ describe('CollectionSync: progress, queued work, history and restarts', () => {
     fullSweepEvery?: number;
     onItems?: (items: readonly { id: number }[]) => void;
     signal?: AbortSignal;
+    /** Items the site counts in `X-CMS-Total` but never lists (observed-behaviour.md). */
+    unlisted?: number;
+  }
+
+  /** The site's client, with `X-CMS-Total` raised by `unlisted` when asked. */
+  function client(unlisted: number) {
+    const inner = site.client();
+    if (unlisted === 0) return inner;
+    const get = inner.get.bind(inner);
+    return Object.assign(Object.create(inner) as typeof inner, {
+      get: async (route: string, query?: Record<string, unknown>) => {
+        const answer = await get(route, query as never);
+        const headers = { ...answer.headers } as Record<string, string>;
+        headers['x-cms-total'] = String(Number(headers['x-cms-total']) + unlisted);
+        return { ...answer, headers };
+      },
+    });
   }
 
   async function sync(options: Options = {}): Promise<PullCounters> {
     const counters = emptyCounters();
     await new CollectionSync({
-      client: site.client(),
+      client: client(options.unlisted ?? 0),
       store,
       lang: 'pl',
       type: options.type ?? 'posts',
@@ -287,5 +304,93 @@ describe('CollectionSync: progress, queued work, history and restarts', () => {
     await expect(sync({ signal: controller.signal })).rejects.toThrow('stopped by the user');
     expect(site.requests).toEqual([]);
     expect(store.items.count('pl', 'posts')).toBe(0);
+  });
+
+  it('rescans once for items the site counts but never lists, then remembers them', async () => {
+    site.add(12, site.now - 100, 1);
+    await sync();
+    events = [];
+    await sync({ unlisted: 1 });
+    expect(warnings()).toEqual([
+      'posts: the site counts 13 items (0 of them unlisted at the last full listing), the cache 12 after the crawl: rescanning from the beginning',
+    ]);
+    expect(store.syncState.get('pl', 'posts')).toMatchObject({ unlisted: 1, pullsSinceListing: 0 });
+
+    // Remembered: the next pull agrees at once (keyset page and count, no probe, no rescan).
+    events = [];
+    site.requests = [];
+    await sync({ unlisted: 1 });
+    expect(warnings()).toEqual([]);
+    expect(site.requests).toHaveLength(2);
+    expect(store.syncState.get('pl', 'posts')).toMatchObject({ unlisted: 1, pullsSinceListing: 1 });
+
+    // And named in the warning when something else makes the counts disagree.
+    site.add(1, site.now - 5000);
+    events = [];
+    await sync({ unlisted: 1 });
+    expect(warnings()).toEqual([
+      'posts: the site counts 14 items (1 of them unlisted at the last full listing), the cache 12 after the crawl: rescanning from the beginning',
+    ]);
+    expect(store.items.count('pl', 'posts')).toBe(13);
+  });
+
+  it('takes the count of a full listing from its first page, and never rescans without counts', async () => {
+    const items = site.add(25, site.now - 100, 1);
+    await sync();
+    expect(site.requests.filter((q) => q['per_page'] === 1)).toEqual([]);
+
+    site.sendTotals = false;
+    site.items.delete(items[0]!.id);
+    events = [];
+    const counters = await sync();
+    expect(counters.deleted).toBe(1);
+    expect(warnings()).toEqual([]);
+  });
+
+  it('queues no children for an item outside a page tree whose link changed', async () => {
+    const [post] = site.add(1, site.now - 100);
+    Object.assign(post!, { slug: 'a' });
+    await sync();
+    site.now += 10;
+    Object.assign(post!, { slug: 'b' });
+    site.edit(post!.id);
+    await sync();
+    expect(store.syncQueue.counts('pl').filter((c) => c.task === 'children')).toEqual([]);
+  });
+
+  it('resumes a crawl killed between keyset pages from the page after the last stored one', async () => {
+    site.add(45, site.now - 1000, 1);
+    const inner = site.client();
+    let calls = 0;
+    const dying = Object.assign(Object.create(inner) as typeof inner, {
+      get: async (route: string, query?: Record<string, unknown>) => {
+        calls += 1;
+        if (calls === 3) throw new Error('killed');
+        return inner.get(route, query as never);
+      },
+    });
+    await expect(
+      new CollectionSync({
+        client: dying,
+        store,
+        lang: 'pl',
+        type: 'posts',
+        mode: 'view',
+        perPage: 10,
+        backup: false,
+        counters: emptyCounters(),
+        emit: () => {},
+      }).run(),
+    ).rejects.toThrow('killed');
+    // Two pages stored (the second page starts again at the first page's last second).
+    const afterKill = store.items.count('pl', 'posts');
+    expect(afterKill).toBe(19);
+    site.requests = [];
+    const counters = await sync();
+    // Not from the beginning: the stored pages were not read again.
+    expect(site.requests[0]!['modified_after']).toBeDefined();
+    expect(counters.created).toBe(45 - afterKill);
+    expect(counters.unchanged).toBeLessThanOrEqual(1);
+    expect(store.items.count('pl', 'posts')).toBe(45);
   });
 });
