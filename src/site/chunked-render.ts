@@ -50,10 +50,17 @@ export async function* renderInChunks(
   // A queue, not a list kept whole: a chunk's rendered pages are let go once handed out, so
   // no more than CHUNKS_AHEAD + 1 chunks of HTML are held whatever the site's size.
   const inFlight = chunks.slice(0, CHUNKS_AHEAD).map(send);
-  for (let index = 0; index < chunks.length; index++) {
-    const result = await (inFlight.shift() as Promise<StagedRenderResult>);
-    const ahead = chunks[index + CHUNKS_AHEAD];
-    if (ahead) inFlight.push(send(ahead));
-    yield { jobs: chunks[index] as PlannedJob[], result };
+  try {
+    for (let index = 0; index < chunks.length; index++) {
+      const result = await (inFlight.shift() as Promise<StagedRenderResult>);
+      const ahead = chunks[index + CHUNKS_AHEAD];
+      if (ahead) inFlight.push(send(ahead));
+      yield { jobs: chunks[index] as PlannedJob[], result };
+    }
+  } finally {
+    // A chunk queued behind one that failed still renders and stages its pages: the build
+    // discards its staging only once nothing can write there any more (nor into the staging
+    // of the next build, which has the same place).
+    await Promise.allSettled(inFlight);
   }
 }
