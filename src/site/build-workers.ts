@@ -7,7 +7,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { renderJobs, type RenderInput, type RenderResult } from './eleventy-renderer.js';
+import { renderAndStage, type StagedRenderInput, type StagedRenderResult } from './page-staging.js';
 import { startWorkerCalls, type WorkerCalls } from '../worker-calls.js';
 import { oneAtATime } from './one-at-a-time.js';
 import { buildSearchShard, type ShardRequest } from './search-index.js';
@@ -17,7 +17,8 @@ import type { SearchShard } from './search-plan.js';
 export type SearchBundles = Map<number, Map<string, Uint8Array>>;
 
 export interface BuildWorkers {
-  render(input: RenderInput): Promise<RenderResult>;
+  /** Renders a chunk of pages and stages them (`page-staging.ts`). */
+  render(input: StagedRenderInput): Promise<StagedRenderResult>;
   indexShards(shards: readonly SearchShard[], lang: string): Promise<SearchBundles>;
   /**
    * Has the renderer run the theme once with no pages while this thread reads the cache: the
@@ -37,7 +38,7 @@ const BUNDLES_PER_PROCESS = 2;
 
 /** Everything on this thread, one Pagefind process (Eleventy stays loaded in the process). */
 export const inProcessWorkers: BuildWorkers = {
-  render: oneAtATime(renderJobs),
+  render: oneAtATime(renderAndStage),
   indexShards: (shards, lang) =>
     drain(
       shards,
@@ -54,7 +55,7 @@ export const inProcessWorkers: BuildWorkers = {
  * post never has.
  */
 export function startBuildWorkers(): BuildWorkers {
-  const renderer = startWorkerCalls<RenderInput, RenderResult>(
+  const renderer = startWorkerCalls<StagedRenderInput, StagedRenderResult>(
     new URL('./render-worker.js', import.meta.url),
   );
   // Graceful: a search worker stops its Pagefind process before it ends.
@@ -131,7 +132,8 @@ export function keptBuildWorkers(buildsPerSet = 50): KeptBuildWorkers {
 }
 
 /** A render of the theme with no pages; its output is not used. */
-function warmUpInput(templatesDir: string): RenderInput {
+function warmUpInput(templatesDir: string): StagedRenderInput {
+  const outDir = path.join(os.tmpdir(), 'cms-mirror-warm-up');
   return {
     templatesDir,
     global: {
@@ -140,7 +142,9 @@ function warmUpInput(templatesDir: string): RenderInput {
       site: { name: '', description: '', publicUrl: 'http://127.0.0.1/' },
     },
     jobs: [],
-    outDir: path.join(os.tmpdir(), 'cms-mirror-warm-up'),
+    outDir,
+    // No jobs: nothing is staged.
+    stage: { root: outDir, dir: outDir, files: [], previous: [] },
   };
 }
 

@@ -116,8 +116,12 @@ export function recoverOutput(root: string, trace: BuildTrace = traceFromEnviron
 /** Where one build of a language stages its files until it commits them. */
 export interface Staging {
   readonly root: string;
+  /** The staging directory: the root's image, which another thread may write into too. */
+  readonly dir: string;
   /** Stages `bytes` as the file `file` (relative to the root, checked). */
   put(file: string, bytes: Uint8Array): void;
+  /** Records `file` (relative to the root) as staged by another thread, written into `dir`. */
+  recordStaged(file: string): void;
   /** The commit point, then the switch: the staged files replace the output, `removed` go. */
   commit(removed: readonly string[], stamp: string): void;
   /** Deletes what was staged (a failed build): the output stays as it was. */
@@ -134,10 +138,13 @@ export function openStaging(root: string, trace: BuildTrace = traceFromEnvironme
   const made = new Set<string>([paths.stage]);
   // What was staged, in order: the switch needs not read the staging directory back.
   const stagedList = new Set<string>();
+  const relativeOf = (file: string): string =>
+    path.relative(base, safeRelativeFile(base, file)).split(path.sep).join('/');
   return {
     root: base,
+    dir: paths.stage,
     put(file, bytes) {
-      const relative = path.relative(base, safeRelativeFile(base, file)).split(path.sep).join('/');
+      const relative = relativeOf(file);
       const target = path.join(paths.stage, relative);
       const directory = path.dirname(target);
       if (!made.has(directory)) {
@@ -146,6 +153,10 @@ export function openStaging(root: string, trace: BuildTrace = traceFromEnvironme
       }
       fs.writeFileSync(target, bytes);
       stagedList.add(relative);
+      trace(`stage ${name} ${file}`);
+    },
+    recordStaged(file) {
+      stagedList.add(relativeOf(file));
       trace(`stage ${name} ${file}`);
     },
     commit(removed, stamp) {

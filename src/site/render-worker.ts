@@ -1,14 +1,22 @@
 /**
- * Worker thread entry: renders jobs with Eleventy off the main thread. Eleventy's import
+ * Worker thread entry: renders jobs with Eleventy off the main thread and stages their pages
+ * (`page-staging.ts`). Eleventy's import
  * (about half a second) starts as soon as the worker does, so it overlaps whatever the main
  * thread does before the first render. The build queues its next chunk while one renders;
  * chunks render one after the other, in order.
  */
-import { renderJobs } from './eleventy-renderer.js';
+import { renderAndStage } from './page-staging.js';
 import { serveCalls } from '../worker-calls.js';
 import { oneAtATime } from './one-at-a-time.js';
+
+// Eleventy registers a module resolve hook, which on Node 20 starts a thread of its own and
+// routes every later import through it, blocking this thread while it starts (~0.7 s of a
+// full build). The hook only busts the import cache of files Eleventy's own watcher saw
+// change; this build never runs that watcher, so the hook would never act. This thread's
+// environment is its own copy: nothing else sees the variable.
+process.env['ELEVENTY_SKIP_ESM_RESOLVER'] = '1';
 
 // Warm-up only: a failed import surfaces again, with its message, at the first render.
 import('@11ty/eleventy').catch(() => undefined);
 
-serveCalls(oneAtATime(renderJobs));
+serveCalls(oneAtATime(renderAndStage));

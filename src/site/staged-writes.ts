@@ -7,6 +7,7 @@ import type { BuildWorkers } from './build-workers.js';
 import { renderInChunks } from './chunked-render.js';
 import type { RenderInput } from './eleventy-renderer.js';
 import { mergeResults, writeOutputs, type OutputSpec, type WriteResult } from './output-writer.js';
+import type { StagedPage, StageTarget } from './page-staging.js';
 import type { Staging } from './output-switch.js';
 import type { PlannedJob } from './site-plan.js';
 
@@ -58,8 +59,9 @@ export interface RenderedPages {
 }
 
 /**
- * Renders the changed pages chunk by chunk and stages each chunk while the next renders (a
- * theme failing on some page leaves the output as it was: the staging is discarded).
+ * Renders the changed pages chunk by chunk; the renderer stages each chunk's pages itself
+ * (`page-staging.ts`) while the next renders, and this thread records them (a theme failing on
+ * some page leaves the output as it was: the staging is discarded).
  */
 export async function renderPages(
   workers: BuildWorkers,
@@ -67,14 +69,23 @@ export async function renderPages(
   toRender: readonly PlannedJob[],
   disk: KnownOutput & { staging: Staging; chunkSize: number },
 ): Promise<RenderedPages> {
-  const staged: WriteResult[] = [];
+  const staged = emptyWrite();
   const warnings: string[] = [];
   let extras: Map<string, string> | undefined;
   let rendered = 0;
+  const stageOf = (chunk: readonly PlannedJob[]): StageTarget => ({
+    root: disk.staging.root,
+    dir: disk.staging.dir,
+    files: chunk.map((planned) => planned.file),
+    previous: chunk.map((planned) =>
+      disk.onDisk.has(planned.file) ? disk.before.get(planned.file)?.hash : undefined,
+    ),
+  });
   for await (const { jobs, result } of renderInChunks(
     workers.render,
     base,
     toRender,
+    stageOf,
     disk.chunkSize,
   )) {
     // Every chunk renders the theme's own pages alike; the first chunk's are kept.
@@ -82,13 +93,34 @@ export async function renderPages(
       extras = result.extras;
       warnings.push(...result.warnings);
     }
-    const pages = jobs.map((planned, index) => ({
-      file: planned.file,
-      input: planned.digest,
-      content: result.pages[index],
-    }));
+    jobs.forEach((planned, index) =>
+      recordPage(disk.staging, staged, planned, result.pages[index]),
+    );
     rendered += jobs.length;
-    staged.push(await writeYielding(disk.staging, pages, disk));
   }
-  return { staged: mergeResults(...staged), extras, warnings, rendered };
+  return { staged, extras, warnings, rendered };
+}
+
+/** Adds a page the renderer staged (or found unchanged) to the build's result. */
+function recordPage(
+  staging: Staging,
+  result: WriteResult,
+  planned: PlannedJob,
+  page: StagedPage | undefined,
+): void {
+  if (page === undefined) throw new Error(`Internal error: ${planned.file} was not staged.`);
+  if (result.files.has(planned.file))
+    throw new Error(`Internal error: ${planned.file} is produced twice.`);
+  result.files.set(planned.file, { hash: page.hash, input: planned.digest, bytes: page.bytes });
+  if (!page.written) {
+    result.unchanged++;
+    return;
+  }
+  staging.recordStaged(planned.file);
+  result.written++;
+  result.writtenFiles.push(planned.file);
+}
+
+function emptyWrite(): WriteResult {
+  return mergeResults();
 }

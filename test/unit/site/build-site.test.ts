@@ -554,3 +554,29 @@ describe('buildFromModel: rendering in chunks', () => {
     expect(fs.readdirSync(path.join(outputDir, '.cms-mirror'))).toEqual(['pl.stamp']);
   });
 });
+
+describe('buildFromModel: a chunk queued behind a failed one', () => {
+  it('has staged its pages before the build fails, so that no staging is left behind', async () => {
+    let calls = 0;
+    let queuedStaged: number | undefined;
+    const failingFirst: BuildWorkers = {
+      ...inProcessWorkers,
+      render: async (input) => {
+        if (++calls === 1) throw new InputError('theme', 'The templates failed: boom');
+        // The chunk queued behind the failed one: it renders and stages, slowly, afterwards.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const result = await inProcessWorkers.render(input);
+        queuedStaged = result.pages.filter((page) => page.written).length;
+        return result;
+      },
+    };
+    await expect(
+      build(fixtureModel({ posts: 8 }), { renderChunkSize: 2, workers: failingFirst }),
+    ).rejects.toMatchObject({ code: 'E_INPUT' });
+    // The build failed only once the queued chunk was done: it did stage pages...
+    expect(queuedStaged).toBe(2);
+    // ...into a staging the failure then removed; the output was never made.
+    expect(fs.existsSync(path.join(outputDir, '.cms-mirror', 'pl.stage'))).toBe(false);
+    expect(fs.existsSync(outDir)).toBe(false);
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * Stages a chunk of rendered pages from the thread that rendered them: each page is encoded,
+ * hashed and, unless the previous build's file on disk has the same bytes, written into the
+ * build's staging directory (`output-switch.ts`). Only what the manifest needs (hash, size,
+ * written or not) goes back to the build's thread: cloning every page's HTML across threads
+ * cost more than writing it, and the build's thread then encoded and hashed it again.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { sha256 } from './digest.js';
+import { renderJobs, type RenderInput } from './eleventy-renderer.js';
+import { safeRelativeFile } from './safe-output-path.js';
+
+/** Where a chunk's pages go. */
+export interface StageTarget {
+  /** The language root, against which every file is checked. */
+  root: string;
+  /** The build's staging directory (`Staging.dir`): the root's image until the commit. */
+  dir: string;
+  /** Each job's file, relative to the root, forward slashes. */
+  files: readonly string[];
+  /** Each job's previous bytes' hash, when the previous build's file is on disk. */
+  previous: readonly (string | undefined)[];
+}
+
+export interface StagedRenderInput extends RenderInput {
+  stage: StageTarget;
+}
+
+export interface StagedPage {
+  hash: string;
+  bytes: number;
+  /** False when the previous file on disk has the same bytes: nothing was written. */
+  written: boolean;
+}
+
+export interface StagedRenderResult {
+  /** By index into `jobs`. */
+  pages: StagedPage[];
+  /** The theme's own pages (see `RenderResult.extras`), returned as rendered. */
+  extras: Map<string, string>;
+  warnings: string[];
+}
+
+/**
+ * Renders the jobs (`renderJobs`) and stages their pages.
+ *
+ * @throws {InputError} as `renderJobs`; nothing is staged then.
+ */
+export async function renderAndStage(input: StagedRenderInput): Promise<StagedRenderResult> {
+  const { stage, ...render } = input;
+  const result = await renderJobs(render);
+  const made = new Set<string>();
+  const pages: StagedPage[] = [];
+  for (let index = 0; index < result.pages.length; index++) {
+    pages.push(stagePage(stage, index, result.pages[index] as string, made));
+    // The page's text is garbage from here on.
+    result.pages[index] = '';
+  }
+  return { pages, extras: result.extras, warnings: result.warnings };
+}
+
+function stagePage(stage: StageTarget, index: number, html: string, made: Set<string>): StagedPage {
+  const file = stage.files[index];
+  if (file === undefined) throw new Error(`Internal error: no file for job ${index}.`);
+  const bytes = Buffer.from(html, 'utf8');
+  const hash = sha256(bytes);
+  if (stage.previous[index] === hash) return { hash, bytes: bytes.byteLength, written: false };
+  const relative = path.relative(stage.root, safeRelativeFile(stage.root, file));
+  const target = path.join(stage.dir, relative);
+  const directory = path.dirname(target);
+  if (!made.has(directory)) {
+    // The staging directory is this build's own, fresh: nothing in it can be a link.
+    fs.mkdirSync(directory, { recursive: true });
+    made.add(directory);
+  }
+  fs.writeFileSync(target, bytes);
+  return { hash, bytes: bytes.byteLength, written: true };
+}
