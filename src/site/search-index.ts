@@ -3,7 +3,6 @@
  * `getFiles`). Records are made from the model rather than from rendered pages, so indexing
  * can run in Pagefind's own process while the templates render.
  */
-import * as pagefind from 'pagefind';
 import { SearchIndexError } from '../errors.js';
 import { htmlToText } from './html-text.js';
 import type { SearchShard } from './search-plan.js';
@@ -29,6 +28,8 @@ export async function buildSearchShard(
   shard: SearchShard,
   lang: string,
 ): Promise<Map<string, Uint8Array>> {
+  // Loaded with the first shard: a run that builds no search bundle never loads Pagefind.
+  const pagefind = await import('pagefind');
   const created = await pagefind.createIndex({ forceLanguage: lang });
   const index = created.index;
   if (!index) throw searchError(created.errors);

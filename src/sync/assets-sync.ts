@@ -8,14 +8,8 @@ import type { CmsClient } from '../client/index.js';
 import { collectionOf } from '../collections.js';
 import { HttpError } from '../errors.js';
 import type { ItemType, Store } from '../store/index.js';
+import type { EmbedCache, OEmbedResponse } from '../transform/index.js';
 import {
-  findEmbedUrls,
-  resolveEmbeds,
-  type EmbedCache,
-  type OEmbedResponse,
-} from '../transform/index.js';
-import {
-  contentMediaUrls,
   declaredFileSize,
   isPublicItem,
   mayHaveEmbeds,
@@ -60,9 +54,24 @@ interface ItemWork {
   readonly embeds: string[];
 }
 
+/**
+ * The HTML tools a chunk needs (unified, parse5, the transform's embed detection): loaded on
+ * the first chunk, so a pull that stored nothing new never loads them (a no-op `run`).
+ */
+async function htmlTools() {
+  const [{ contentMediaUrls }, { findEmbedUrls }, { resolveEmbeds }] = await Promise.all([
+    import('./content-media-urls.js'),
+    import('../transform/html.js'),
+    import('../transform/index.js'),
+  ]);
+  return { contentMediaUrls, findEmbedUrls, resolveEmbeds };
+}
+type HtmlTools = Awaited<ReturnType<typeof htmlTools>>;
+
 /** Returns the ids whose work is complete. */
 async function fetchChunk(deps: AssetsSyncDeps, ids: readonly number[]): Promise<number[]> {
   const { client, store, lang, type, counters } = deps;
+  const tools = await htmlTools();
   const warn = (message: string): void => deps.emit({ type: 'warning', lang, message });
   const work: ItemWork[] = [];
   for (const id of ids) {
@@ -72,7 +81,7 @@ async function fetchChunk(deps: AssetsSyncDeps, ids: readonly number[]): Promise
       continue;
     }
     const item = JSON.parse(stored.json) as Record<string, unknown>;
-    work.push(describeWork(id, type, item, stored.link ?? undefined, client));
+    work.push(describeWork(id, type, item, stored.link ?? undefined, client, tools));
   }
 
   const failed = new Set<number>();
@@ -98,7 +107,7 @@ async function fetchChunk(deps: AssetsSyncDeps, ids: readonly number[]): Promise
   const embedUrls = work.flatMap((entry) => entry.embeds);
   if (embedUrls.length > 0) {
     const failedUrls = new Set<string>();
-    await resolveEmbeds(
+    await tools.resolveEmbeds(
       embedUrls,
       {
         fetchOEmbed: async (url, maxwidth) => {
@@ -130,6 +139,7 @@ function describeWork(
   item: Record<string, unknown>,
   link: string | undefined,
   client: CmsClient,
+  { contentMediaUrls, findEmbedUrls }: HtmlTools,
 ): ItemWork {
   const site = client.options.site;
   if (collectionOf(type).file) {

@@ -32,6 +32,7 @@ import {
 } from './crawl-plan.js';
 import { countsAgree, unlistedAfterListing } from './deletion-check.js';
 import { laterGmt } from './gmt-time.js';
+import { IdTable } from './id-table.js';
 import { fetchChildren, fetchList, remoteCount } from './list-fetch.js';
 import { tombstoneUnseen } from './deletion-probe.js';
 import type { PullCounters, PullEvent } from './pull-summary.js';
@@ -81,7 +82,7 @@ export class CollectionSync {
   /** The client for list requests, counted against the stream's bound (crawl-budget.ts). */
   readonly #lists: ListClient;
   /** Ids stored by this pull and how each was counted: an id is counted once per pull. */
-  readonly #counted = new Map<number, Counted>();
+  readonly #counted = new IdTable<Counted>(['created', 'updated', 'unchanged']);
   /** Bad records already reported (re-reads of a window must not count them again). */
   readonly #badSeen = new Set<string>();
   #cursor: CrawlCursor;

@@ -1,65 +1,11 @@
 /**
- * Which files a post's rendered HTML needs for the offline build, and which files a media
- * item consists of. Pure: no I/O, so every shape is unit-tested.
+ * Which files a media item consists of, and the plain facts about an item the crawl and the
+ * assets queue read. Pure: no I/O, so every shape is unit-tested. What a post's HTML shows is
+ * in content-media-urls.ts: it needs an HTML parser, loaded only when an item changed.
  */
-import type { Element, Root } from 'hast';
-import rehypeParse from 'rehype-parse';
-import { unified } from 'unified';
-import { visit } from 'unist-util-visit';
-import { parseSrcset } from '../transform/index.js';
 
 /** Path part that marks the site's uploaded files (links to them are downloads, not pages). */
 export const UPLOADS_MARKER = '/cms-content/uploads/';
-
-const parser = unified().use(rehypeParse, { fragment: true });
-
-/** Cheap test before parsing: most bulk content has no media at all. */
-const MAY_HAVE_MEDIA = /<(?:img|source|video|audio)\b|cms-content\/uploads\//i;
-
-/**
- * Absolute URLs of the media an HTML fragment shows or links to: `img` `src`/`srcset`,
- * `source` `src`/`srcset`, `video`/`audio` `src` and `poster`, and `a href` pointing into the
- * site's uploads. Relative URLs are resolved against `baseUrl` (the item's `link`); anything
- * that is not http(s) is ignored. Distinct, in document order.
- */
-export function contentMediaUrls(html: string, baseUrl: string | undefined): string[] {
-  if (!MAY_HAVE_MEDIA.test(html)) return [];
-  const tree = parser.parse(html) as Root;
-  const found: string[] = [];
-  const add = (value: unknown): void => {
-    const url = absoluteHttpUrl(value, baseUrl);
-    if (url !== undefined) found.push(url);
-  };
-  const addSrcset = (value: unknown): void => {
-    if (typeof value !== 'string') return;
-    for (const candidate of parseSrcset(value)) add(candidate.url);
-  };
-  visit(tree, 'element', (node: Element) => {
-    const p = node.properties;
-    switch (node.tagName) {
-      case 'img':
-      case 'source':
-        add(p['src']);
-        addSrcset(p['srcSet']);
-        break;
-      case 'video':
-        add(p['src']);
-        add(p['poster']);
-        break;
-      case 'audio':
-        add(p['src']);
-        break;
-      case 'a': {
-        const url = absoluteHttpUrl(p['href'], baseUrl);
-        if (url !== undefined && new URL(url).pathname.includes(UPLOADS_MARKER)) found.push(url);
-        break;
-      }
-      default:
-        break;
-    }
-  });
-  return [...new Set(found)];
-}
 
 /** The files of a media item: `source_url` and every `media_details.sizes[*].source_url`. */
 export function mediaItemUrls(item: Readonly<Record<string, unknown>>): string[] {
@@ -130,7 +76,8 @@ export function renderedContent(item: Readonly<Record<string, unknown>>): string
   return typeof rendered === 'string' ? rendered : '';
 }
 
-function absoluteHttpUrl(value: unknown, base: string | undefined): string | undefined {
+/** `value` as an absolute http(s) URL (resolved against `base`), or undefined. */
+export function absoluteHttpUrl(value: unknown, base: string | undefined): string | undefined {
   if (typeof value !== 'string') return undefined;
   const text = value.trim();
   if (text === '' || text.startsWith('data:')) return undefined;

@@ -20,6 +20,7 @@ import {
 } from '../client/index.js';
 import { SiteError } from '../errors.js';
 import { isGmt } from './gmt-time.js';
+import { IdSet } from './id-table.js';
 
 /** What the list requests of a stream need from the client. */
 export type ListClient = Pick<CmsClient, 'get'> & Partial<Pick<CmsClient, 'url'>>;
@@ -34,7 +35,7 @@ export class CrawlBudget {
   readonly #cached: number;
   readonly #label: string;
   readonly #maxItems: number;
-  readonly #ids = new Set<number>();
+  readonly #ids = new IdSet();
   #spent = 0;
 
   /**

@@ -1,12 +1,10 @@
+/**
+ * The transform stage's entry point. It loads no HTML parser: what parses or serialises HTML
+ * (unified, parse5, hast utilities) is offered by `./html.js` and loaded only by the work that
+ * needs it (a changed item's transform, embed detection), so a run with nothing to transform
+ * does not pay for it (a no-op `run`; test/integration/cli/lazy-modules.test.ts).
+ */
 export { TRANSFORM_VERSION, transformKey, type TransformSettings } from './version.js';
-export {
-  createHtmlProcessor,
-  processHtml,
-  type HtmlProcessor,
-  type HtmlProcessorOptions,
-  type PerItem,
-  type ProcessedHtml,
-} from './process-html.js';
 export {
   decodeSegment,
   encodeSegment,
@@ -20,13 +18,6 @@ export { createUrlResolver, urlKey, type UrlResolver } from './url-resolver.js';
 export { isSafeUrl, SAFE_URL_SCHEMES, urlScheme } from './url-safety.js';
 export { parseSrcset, stringifySrcset, type SrcsetCandidate } from './srcset.js';
 export {
-  findEmbedUrls,
-  findStandaloneUrls,
-  MAX_EMBED_URL_LENGTH,
-  standaloneUrl,
-  type StandaloneUrl,
-} from './embed-detection.js';
-export {
   DEFAULT_EMBED_TTL_SECONDS,
   DEFAULT_MAXWIDTH,
   MAX_EMBED_TTL_SECONDS,
@@ -39,14 +30,7 @@ export {
   type EmbedResolverOptions,
 } from './embed-resolver.js';
 export { parseOEmbedResponse, type OEmbedResponse, type OEmbedType } from './oembed-response.js';
-export {
-  KNOWN_EMBED_HOSTS,
-  MAX_PROVIDER_HTML_LENGTH,
-  sanitizeProviderHtml,
-} from './provider-html.js';
 export { ITEM_CONTEXT_KEY, type ItemContext } from './item-context.js';
-export { rehypeEmbeds, type EmbedsOptions } from './rehype-embeds.js';
-export { rehypeHeadingIds, type HeadingIdsOptions } from './rehype-heading-ids.js';
 export { rehypeInternalLinks, type InternalLinksOptions } from './rehype-internal-links.js';
 export { rehypeMedia, type MediaOptions } from './rehype-media.js';
 export { rehypeSafeUrls, type SafeUrlsOptions } from './rehype-safe-urls.js';

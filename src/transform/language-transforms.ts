@@ -7,10 +7,10 @@
 import { builtAs } from '../collections.js';
 import type { Store } from '../store/index.js';
 import type { PublishedEntryRow } from '../store/transformed-repo.js';
+import type { runTransform as RunTransform } from './transform-runner.js';
 import { storedHtmlFacts } from './html-facts.js';
 import { itemKey } from './item-site-paths.js';
 import { OFFLOAD_MIN_STALE, transformElsewhere } from './offloaded-transform.js';
-import { runTransform } from './transform-runner.js';
 import { transformKey } from './version.js';
 
 /** A language's public pages and posts with their stored transform output. */
@@ -69,6 +69,9 @@ export async function transformLanguages(
   options: TransformLanguagesOptions = {},
 ): Promise<Map<string, LanguageTransform>> {
   const sanitize = options.sanitize ?? true;
+  // The transform (unified, parse5, the rehype plugins) loads only when a language may have changed.
+  if (languages.length === 0) return new Map();
+  const { runTransform } = await import('./transform-runner.js');
   const elsewhere = transformElsewhere(
     store,
     languages
@@ -83,7 +86,7 @@ export async function transformLanguages(
     for (const language of languages) {
       const waitStarted = performance.now();
       if (elsewhere?.languages.has(language.lang)) transformedElsewhere = await elsewhere.done;
-      const result = transformLanguage(store, language, sanitize);
+      const result = transformLanguage(store, language, sanitize, runTransform);
       // Its own time, waiting for the worker that transformed it included.
       result.seconds = (performance.now() - waitStarted) / 1000;
       result.transformed += transformedElsewhere.get(language.lang) ?? 0;
@@ -101,6 +104,7 @@ function transformLanguage(
   store: Store,
   language: LanguageToTransform,
   sanitize: boolean,
+  runTransform: typeof RunTransform,
 ): LanguageTransform {
   const started = performance.now();
   const { lang, homeUrl } = language;

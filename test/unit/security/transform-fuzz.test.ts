@@ -5,13 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  createHtmlProcessor,
   createUrlResolver,
   parseOEmbedResponse,
-  processHtml,
   sitePathForUrl,
   type OEmbedResponse,
 } from '../../../src/transform/index.js';
+import { createHtmlProcessor, processHtml } from '../../../src/transform/html.js';
 import { findDanger, HostileInput } from '../../helpers/hostile-input.js';
 
 const BASE = 'http://127.0.0.1:8787';

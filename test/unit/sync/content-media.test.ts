@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   onSiteScheme,
-  contentMediaUrls,
   declaredFileSize,
   isPublicItem,
   mayHaveEmbeds,
   mediaItemUrls,
 } from '../../../src/sync/content-media.js';
+import { contentMediaUrls } from '../../../src/sync/content-media-urls.js';
 
 const BASE = 'https://site.test/pl/2024/05/post/';
 

@@ -1,0 +1,20 @@
+/**
+ * `node --import ./trace-modules.mjs main.js ...`: appends the URL of every module the ES
+ * loader resolves to the file named by CMS_MIRROR_TRACE_MODULES, one a line, so a test or a
+ * benchmark can tell which modules a command loaded (CommonJS `require`s inside packages are not
+ * seen). Plain JavaScript: it runs in front of the compiled CLI, without tsx.
+ */
+import { register } from 'node:module';
+import process from 'node:process';
+
+const log = process.env['CMS_MIRROR_TRACE_MODULES'];
+if (log) {
+  const hooks = `
+    import { appendFileSync } from 'node:fs';
+    export async function resolve(specifier, context, next) {
+      const result = await next(specifier, context);
+      appendFileSync(${JSON.stringify(log)}, result.url + '\\n');
+      return result;
+    }`;
+  register(`data:text/javascript,${encodeURIComponent(hooks)}`);
+}
