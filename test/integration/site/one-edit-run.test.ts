@@ -116,6 +116,22 @@ describe('a run after one edit', () => {
     expect(written.length).toBeLessThan(40);
   }, 300_000);
 
+  it('after a slug edit of a linked post: the pages linking to it too', async () => {
+    const target = linkedPost();
+    const linking = posts
+      .filter((other) => other.id !== target.id && other.html.includes(`href="${target.link}"`))
+      .map((other) => other.file);
+    const written = await runAfter(
+      () =>
+        mirror.site.control.updateItem('pl', 'posts', target.id, {
+          slug: 'adres-po-jednej-edycji',
+        }),
+      'full',
+    );
+    for (const file of linking) expect(written).toContain(file);
+    expect(written.some((file) => file.includes('adres-po-jednej-edycji'))).toBe(true);
+  }, 300_000);
+
   it('after a content edit: its page and its search bundle', async () => {
     const target = posts[8] as (typeof posts)[number];
     const written = await runAfter(
@@ -129,28 +145,32 @@ describe('a run after one edit', () => {
     expect(written.some((file) => file.startsWith('pagefind/'))).toBe(true);
   }, 300_000);
 
-  /** A post that links to no post and that no post links to, from the `index`th on. */
+  /** From the `index`th on, a post no post links to. */
   function plainPost(index: number): (typeof posts)[number] {
-    const linked = (post: (typeof posts)[number]) =>
-      posts.some((other) => other.id !== post.id && other.html.includes(`href="${post.link}"`));
-    const linking = (post: (typeof posts)[number]) =>
-      posts.some((other) => other.id !== post.id && post.html.includes(`href="${other.link}"`));
-    const plain = posts.slice(index).find((post) => !linked(post) && !linking(post));
-    expect(plain, 'the seed has posts without links').toBeDefined();
+    const plain = posts
+      .slice(index)
+      .find(
+        (post) =>
+          !posts.some(
+            (other) => other.id !== post.id && other.html.includes(`href="${post.link}"`),
+          ),
+      );
+    expect(plain, 'the seed has posts no post links to').toBeDefined();
     return plain as (typeof posts)[number];
   }
 
-  /** A post another post links to. */
-  function linkedPost(): (typeof posts)[number] {
-    const linked = posts.find((post) =>
+  /** The `nth` post another post links to. */
+  function linkedPost(nth = 0): (typeof posts)[number] {
+    const linked = posts.filter((post) =>
       posts.some((other) => other.id !== post.id && other.html.includes(`href="${post.link}"`)),
-    );
+    )[nth];
     expect(linked, 'the seed has a post another post links to').toBeDefined();
     return linked as (typeof posts)[number];
   }
 
   it('after a title edit of a linked post: its page and its neighbours', async () => {
-    const target = linkedPost();
+    // Another linked post than the slug edit's.
+    const target = linkedPost(1);
     const written = await runAfter(
       () =>
         mirror.site.control.updateItem('pl', 'posts', target.id, {
@@ -192,21 +212,5 @@ describe('a run after one edit', () => {
       'created',
     );
     expect(written).toContain('index.html');
-  }, 300_000);
-
-  it('after a slug edit of a linked post: the pages linking to it too', async () => {
-    const target = linkedPost();
-    const linking = posts
-      .filter((other) => other.id !== target.id && other.html.includes(`href="${target.link}"`))
-      .map((other) => other.file);
-    const written = await runAfter(
-      () =>
-        mirror.site.control.updateItem('pl', 'posts', target.id, {
-          slug: 'adres-po-jednej-edycji',
-        }),
-      'full',
-    );
-    for (const file of linking) expect(written).toContain(file);
-    expect(written.some((file) => file.includes('adres-po-jednej-edycji'))).toBe(true);
   }, 300_000);
 });
