@@ -50,6 +50,7 @@ export function buildJson(summary: BuildResult): Record<string, unknown> {
       skipped: result.skipped,
       seconds: round(result.seconds),
       phases: result.phases,
+      ...(result.plan !== undefined ? { plan: result.plan, planned: result.planned } : {}),
     };
   }
   return {

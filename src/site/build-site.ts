@@ -25,6 +25,7 @@ import { isCurrent, keptPages, madeFiles, themePages } from './build-outputs.js'
 import { traceFromEnvironment, type BuildTrace } from './build-trace.js';
 import { inProcessWorkers, type BuildWorkers, type SearchBundles } from './build-workers.js';
 import { RENDER_CHUNK } from './chunked-render.js';
+import { layoutDigestOf } from './edit-plan.js';
 import { canSkipBuild, modelUnchanged, outputHoldsBuild, sameTheme } from './freshness.js';
 import { listOutputFiles, mergeResults, writeOutputs, type WriteResult } from './output-writer.js';
 import { openStaging, recoverOutput, stampOf, type Staging } from './output-switch.js';
@@ -109,6 +110,13 @@ export interface BuildReport {
   warnings: string[];
   writtenFiles: string[];
   removedFiles: string[];
+  /** Pages planned (rendered or found current); undefined when nothing was planned. */
+  planned?: number;
+  /**
+   * Where every public item was placed (`layoutDigestOf`), for the next run's edit build;
+   * undefined when nothing was planned, or only some pages.
+   */
+  layoutDigest?: string;
 }
 
 /** One language's site from its model (`runBuild` makes the models from the cache). */
@@ -169,7 +177,8 @@ export async function buildFromModel(
   try {
     const run = { options, templatesDir, templates, plan, known, staging, workers, phases };
     const written = await renderAndWrite(run, { searchFiles, bundleFiles });
-    return committed(run, written, started);
+    const layout = { planned: plan.jobs.length, layoutDigest: layoutDigestOf(placed) };
+    return { ...committed(run, written, started), ...layout };
   } catch (error) {
     staging.discard();
     throw error;
@@ -194,7 +203,7 @@ function knownOutput(options: BuildOptions): {
 }
 
 /** One build past its plan, with its staging open. */
-interface BuildRun {
+export interface BuildRun {
   options: BuildOptions;
   templatesDir: string;
   templates: TemplatesScan;
@@ -205,14 +214,14 @@ interface BuildRun {
   phases: BuildPhases;
 }
 
-interface StagedBuild {
+export interface StagedBuild {
   written: WriteResult;
   rendered: number;
   warnings: string[];
 }
 
 /** Renders the changed pages, then stages every file, the search bundles last. */
-async function renderAndWrite(
+export async function renderAndWrite(
   run: BuildRun,
   search: {
     searchFiles: Promise<SearchBundles>;
@@ -290,7 +299,7 @@ function unknownFiles(onDisk: ReadonlySet<string>): Map<string, ManifestFile> {
   return new Map([...onDisk].map((file) => [file, { hash: '', input: '', bytes: 0 }]));
 }
 
-function withCheckedPublicUrl(model: SiteModel): SiteModel {
+export function withCheckedPublicUrl(model: SiteModel): SiteModel {
   let url: URL;
   try {
     url = new URL(model.site.publicUrl);

@@ -17,6 +17,13 @@ export interface LanguageBuild {
   warnings: string[];
   /** Absolute path of the language's home page. */
   index: string;
+  /**
+   * How the language was planned when it was built: every page (`full`), or only the pages
+   * the items changed since its last build touch (`edits`, `edit-build.ts`).
+   */
+  plan?: 'full' | 'edits';
+  /** Pages planned (each rendered unless found current). */
+  planned?: number;
 }
 
 export interface LanguagePhases extends BuildPhases {

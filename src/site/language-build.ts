@@ -18,7 +18,8 @@ import {
   outputHoldsBuild,
   topLevelIntact,
 } from './freshness.js';
-import { modelFromStore } from './model-from-store.js';
+import { buildEditedLanguage } from './edit-language.js';
+import { modelFromStore, type ModelFromStore } from './model-from-store.js';
 import type { PreparedLanguage } from './prepare-languages.js';
 
 export interface LanguageJob {
@@ -58,34 +59,35 @@ export async function buildLanguage(
     options.onLine?.(`${lang}: nothing changed since the last build, skipped`);
     return languageResult(undefined, prepared, 0, outDir, started, []);
   }
-  let previous = prepared.previous;
-  if (prepared.quiet) {
-    const saved = store.buildState.get(lang);
-    previous = isCurrentManifest(saved?.manifest) ? saved.manifest : undefined;
+  let read: ModelFromStore | undefined;
+  const model = (): ModelFromStore => (read ??= languageModel(store, settings, job));
+  // After a few edits, only the pages they touch (undefined: their effect is not bounded).
+  const edited = await buildEditedLanguage(store, settings, job, { outDir, siteDigest, model });
+  if (edited !== undefined) {
+    options.onLine?.(
+      `${lang}: ${edited.report.written} written, ${edited.report.removed} removed (${edited.report.planned} pages planned after ${edited.changed} changed item(s))`,
+    );
+    return languageResult(edited.report, prepared, edited.modelSeconds, outDir, started, [
+      ...(prepared.moved ?? []),
+      ...edited.warnings,
+      ...edited.report.warnings,
+    ]);
   }
+  const saved = store.buildState.get(lang);
+  const previous = isCurrentManifest(saved?.manifest) ? saved.manifest : undefined;
   // The record says which files are on disk when the last build completed and its directories
   // are still there; otherwise (interrupted, deleted by hand, forced) every file is listed.
   const trusted =
     mayTrustRecord(previous, state, { force: options.force === true, pulled: options.pulled }) &&
     topLevelIntact(outDir, store.buildState.topLevelNames(lang));
   const modelStarted = performance.now();
-  const { model, warnings } = modelFromStore(store, {
-    lang,
-    languages: job.languages.map((code) => ({ lang: code })),
-    translations: settings.translations,
-    homeUrl: prepared.homeUrl,
-    ...(settings.build.publicUrl
-      ? { publicUrl: publicUrlFor(settings.build.publicUrl, lang) }
-      : {}),
-    ...(prepared.published ? { published: prepared.published } : {}),
-    transformKey: transformKey(settings.transform),
-  });
+  const { model: built, warnings } = model();
   const modelSeconds = (performance.now() - modelStarted) / 1000;
   // The model took what it needs of the rows the transform read: held for the whole build,
   // they would cost ~0.8 KB per public item (test/bench/model-memory.bench.ts).
   prepared.published = undefined;
   store.buildState.markWriting(lang);
-  const report = await buildFromModel(model, {
+  const report = await buildFromModel(built, {
     outDir,
     ...(settings.templates ? { templatesDir: settings.templates } : {}),
     ...(previous && !options.force ? { previous } : {}),
@@ -102,6 +104,7 @@ export async function buildLanguage(
       sourcesAt: job.sourcesAt,
       transformVersion: transformKey(settings.transform),
       pathsDigest: prepared.pathsDigest,
+      ...(report.layoutDigest !== undefined ? { layoutDigest: report.layoutDigest } : {}),
     },
     // What `get` read at the start: nothing else writes this language's record meanwhile.
     previous?.files,
@@ -116,6 +119,21 @@ export async function buildLanguage(
     ...warnings,
     ...report.warnings,
   ]);
+}
+
+/** The language's model from the cache, as every build of it reads it. */
+export function languageModel(store: Store, settings: Settings, job: LanguageJob): ModelFromStore {
+  return modelFromStore(store, {
+    lang: job.lang,
+    languages: job.languages.map((code) => ({ lang: code })),
+    translations: settings.translations,
+    homeUrl: job.prepared.homeUrl,
+    ...(settings.build.publicUrl
+      ? { publicUrl: publicUrlFor(settings.build.publicUrl, job.lang) }
+      : {}),
+    ...(job.prepared.published ? { published: job.prepared.published } : {}),
+    transformKey: transformKey(settings.transform),
+  });
 }
 
 /** Whatever every page of the language shows besides its items and the theme. */
@@ -139,7 +157,7 @@ function publicUrlFor(publicUrl: string, lang: string): string {
   ).href;
 }
 
-function languageResult(
+export function languageResult(
   report: BuildReport | undefined,
   prepared: PreparedLanguage,
   modelSeconds: number,
@@ -162,6 +180,9 @@ function languageResult(
     },
     warnings,
     index: path.join(outDir, 'index.html'),
+    ...(report?.planned !== undefined
+      ? { plan: report.layoutDigest === undefined ? 'edits' : 'full', planned: report.planned }
+      : {}),
   };
 }
 

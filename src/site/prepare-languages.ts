@@ -12,9 +12,10 @@ import {
   transformLanguages,
   type PublishedItems,
 } from '../transform/index.js';
-import { isCurrentManifest, type BuildManifest } from './build-manifest.js';
+import { MANIFEST_VERSION } from './build-manifest.js';
 import { digestOf } from './digest.js';
 import { isQuiet } from './freshness.js';
+import { BUILD_VERSION } from './site-plan.js';
 
 export interface PreparedLanguage {
   homeUrl: string;
@@ -25,8 +26,6 @@ export interface PreparedLanguage {
    * transformed, and `pathsDigest` is the recorded one.
    */
   quiet: boolean;
-  /** The last build's manifest, read when the language was not quiet. */
-  previous: BuildManifest | undefined;
   /** Public items with their transform output, read when the language was not quiet. */
   published: PublishedItems | undefined;
   transformed: number;
@@ -62,16 +61,16 @@ export async function prepareLanguages(
     store,
     known
       .filter((language) => !language.quiet)
-      .map(({ lang, homeUrl, previous }) => ({
+      .map(({ lang, homeUrl, previousPages }) => ({
         lang,
         homeUrl,
-        ...(previous ? { previousFiles: Object.keys(previous.files) } : {}),
+        ...(previousPages ? { previousFiles: previousPages } : {}),
         mayOffload: mayOffload(lang, offloadFrom, options),
       })),
     { sanitize: options.sanitize, offloadFrom },
   );
   const prepared = new Map<string, PreparedLanguage>();
-  for (const { lang, seconds, ...language } of known) {
+  for (const { lang, seconds, previousPages: _pages, ...language } of known) {
     const transform = transforms.get(lang);
     prepared.set(
       lang,
@@ -104,17 +103,25 @@ function knownState(store: Store, lang: string, key: string, options: PrepareOpt
       itemsAt: store.items.lastChangeAt(lang),
       transformedAt: store.transformed.lastTransformedAt(lang),
     });
-  // A quiet language is skipped whole: its last manifest is not read at all.
-  const saved = quiet ? undefined : store.buildState.get(lang);
+  // A quiet language is skipped whole: nothing of its last build is read. Otherwise the
+  // transform is given the last build's pages (paths only: a run after one edit does not read
+  // the whole manifest), to find links into pages that are gone.
+  const previousPages =
+    !quiet && isCurrentState(state) ? store.buildState.pagePaths(lang) : undefined;
   return {
     lang,
     seconds: secondsSince(started),
     homeUrl,
     state,
     quiet,
-    previous: isCurrentManifest(saved?.manifest) ? saved.manifest : undefined,
+    previousPages,
     pathsDigest: quiet ? (state?.pathsDigest as string) : '',
   };
+}
+
+/** A record the build can use: its manifest and build version are this code's. */
+function isCurrentState(state: SavedState | undefined): state is SavedState {
+  return state?.manifestVersion === MANIFEST_VERSION && state.buildVersion === BUILD_VERSION;
 }
 
 /** A pull's count of changed items bounds what is stale and spares counting it. */

@@ -25,6 +25,7 @@ import {
   searchJob,
   type JobContext,
 } from './job-views.js';
+import { pathDigest, xorDigests } from './model-fingerprint.js';
 import { PathClaims } from './path-claims.js';
 import {
   claimAll,
@@ -156,8 +157,19 @@ export function placeSite(model: SiteModel, options: PlanOptions = {}): PlacedSi
   return { search, warnings, model, options, posts: placedPosts, pages: placedPages, media };
 }
 
-/** The rest of the plan: every page to render and every file to write. */
-export function planPlaced(placed: PlacedSite): SitePlan {
+/**
+ * Which pages a plan holds, when not every one (`edit-plan.ts`): the listing pages by number,
+ * the posts by their index among the placed posts (newest first), the pages by id. The 404
+ * and search pages are always planned.
+ */
+export interface PlanScope {
+  listing(number: number): boolean;
+  post(index: number): boolean;
+  page(id: number): boolean;
+}
+
+/** The rest of the plan: every page to render (or those `only` names) and every file to write. */
+export function planPlaced(placed: PlacedSite, only?: PlanScope): SitePlan {
   const { model, options, search, media } = placed;
   const postsPerPage = positiveInteger(options.postsPerPage, 10);
   const feedSize = positiveInteger(options.feedSize, 20);
@@ -184,7 +196,7 @@ export function planPlaced(placed: PlacedSite): SitePlan {
     nav,
     languages: languageTable(model),
   };
-  const jobs = planJobs(placed, context, siteDigest, postsPerPage);
+  const jobs = planJobs(placed, context, siteDigest, postsPerPage, only);
   const files: PlannedFile[] = [];
   const input: FormatInput = { model, context, posts: placed.posts, pages: placed.pages, feedSize };
   for (const format of OUTPUT_FORMATS) {
@@ -193,12 +205,13 @@ export function planPlaced(placed: PlacedSite): SitePlan {
   for (const item of media) {
     files.push({ file: item.file, input: item.media.sha256, content: () => item.media.read() });
   }
-  const modelDigest = digestOf(
-    siteDigest,
-    jobs.map((planned) => planned.digest),
-    files.map((file) => [file.file, file.input]),
-    search.shards.map((shard) => shard.digest),
-  );
+  // Updatable in place by a build that replans a few outputs (`model-fingerprint.ts`). Every
+  // page's digest holds `siteDigest` and its path.
+  const modelDigest = xorDigests([
+    ...jobs.map((planned) => planned.digest),
+    ...files.map((file) => pathDigest(file.file, file.input)),
+    ...search.shards.map((shard) => pathDigest(shard.dir, shard.digest)),
+  ]);
   return { global, siteDigest, jobs, files, search, modelDigest, warnings: [...placed.warnings] };
 }
 
@@ -211,6 +224,7 @@ function planJobs(
   context: JobContext,
   siteDigest: string,
   postsPerPage: number,
+  only?: PlanScope,
 ): PlannedJob[] {
   const jobs: PlannedJob[] = [];
   const addJob = (
@@ -232,12 +246,14 @@ function planJobs(
   ];
   const totalPages = Math.max(1, Math.ceil(ordered.length / postsPerPage));
   for (let number = 1; number <= totalPages; number++) {
+    if (only && !only.listing(number)) continue;
     const shown = ordered.slice((number - 1) * postsPerPage, number * postsPerPage);
     addJob('listing', listingSitePath(number), [totalPages, shown.map(cardInput)], () =>
       listingJob(context, shown, number, totalPages),
     );
   }
   posts.forEach((post, index) => {
+    if (only && !only.post(index)) return;
     const older = posts[index + 1];
     const newer = posts[index - 1];
     addJob(
@@ -249,6 +265,7 @@ function planJobs(
     );
   });
   for (const { page, ancestors, children } of pageFamilies(placed.pages)) {
+    if (only && !only.page(page.entry.id)) continue;
     addJob(
       'page',
       page.sitePath,

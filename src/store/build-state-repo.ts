@@ -23,6 +23,11 @@ export interface BuildSources {
   readonly transformVersion: string;
   /** Digest of the language's public items and their site paths, as built. */
   readonly pathsDigest: string;
+  /**
+   * Where the build placed every public item (`layout-digest.ts`); undefined keeps the
+   * recorded one (a build that planned nothing), null clears it.
+   */
+  readonly layoutDigest?: string | null;
 }
 
 export interface SavedState {
@@ -38,6 +43,8 @@ export interface SavedState {
   readonly writingSince: string | null;
   readonly transformVersion: string | null;
   readonly pathsDigest: string | null;
+  /** Null when recorded by a version without it, or by a build that did not place items. */
+  readonly layoutDigest?: string | null;
 }
 
 export interface SavedBuild {
@@ -56,6 +63,11 @@ type StateRow = RowOf<SavedState> & { lang: string };
 function stateFromRow({ lang: _lang, ...row }: StateRow): SavedState {
   return fromRow<SavedState>(row);
 }
+
+type ManifestRow = BuildManifestRecord['files'][string];
+
+/** A row `recordChanges` deletes. */
+const DELETED: ManifestRow = { hash: '', input: '', bytes: -1 };
 
 interface OutputRow {
   path: string;
@@ -138,6 +150,102 @@ export class BuildStateRepo {
     });
   }
 
+  /**
+   * The recorded rows of the given files (those recorded): one index seek each, for a build
+   * that knows which few files it may change.
+   */
+  filesAt(lang: string, paths: Iterable<string>): Map<string, ManifestRow> {
+    const one = this.#ctx.stmt<ManifestRow>(
+      'SELECT hash, input, bytes FROM build_outputs WHERE lang = ? AND path = ?',
+    );
+    return this.#ctx.read(() => {
+      const rows = new Map<string, ManifestRow>();
+      for (const path of paths) {
+        const row = one.get(lang, path);
+        if (row !== undefined)
+          rows.set(path, { hash: row.hash, input: row.input, bytes: row.bytes });
+      }
+      return rows;
+    });
+  }
+
+  /** The recorded rows of the files under a directory (`media/`, `pagefind/s3/`): one range. */
+  filesUnder(lang: string, dir: string): Map<string, ManifestRow> {
+    // Paths under `dir/` sort between `dir/` and `dir0` ('0' follows '/').
+    const end = `${dir.replace(/\/$/, '')}0`;
+    const rows = this.#ctx
+      .stmt(
+        'SELECT path, hash, input, bytes FROM build_outputs WHERE lang = ? AND path >= ? AND path < ? -- as arrays',
+      )
+      .raw(true);
+    const found = new Map<string, ManifestRow>();
+    const all = this.#ctx.read(() => rows.all(lang, dir, end)) as [
+      string,
+      string,
+      string,
+      number,
+    ][];
+    for (const [path, hash, input, bytes] of all) found.set(path, { hash, input, bytes });
+    return found;
+  }
+
+  /**
+   * The recorded page files (`…/index.html`) of the last build: the paths only, which is what
+   * the transform needs to find links into pages that are gone.
+   */
+  pagePaths(lang: string): string[] {
+    const rows = this.#ctx
+      .stmt("SELECT path FROM build_outputs WHERE lang = ? AND path LIKE '%index.html' -- paths")
+      .raw(true);
+    return (this.#ctx.read(() => rows.all(lang)) as [string][]).map(([path]) => path);
+  }
+
+  /** HTML pages the last build recorded, search bundles aside. */
+  pageCount(lang: string): number {
+    const count = this.#ctx.stmt<{ n: number }>(
+      "SELECT count(*) AS n FROM build_outputs WHERE lang = ? AND path LIKE '%.html' AND path NOT LIKE 'pagefind/%'",
+    );
+    return this.#ctx.read(() => count.get(lang)?.n ?? 0);
+  }
+
+  /**
+   * Items (`post:12`) of a language written to `items` at or after `sourcesAt`, or whose
+   * transform output was written at or after `builtAt`: what may have changed since the
+   * build that recorded those times. Undefined when more than `limit` did.
+   */
+  changedSince(
+    lang: string,
+    since: { sourcesAt: string; builtAt: string },
+    limit: number,
+  ): Set<string> | undefined {
+    const rows = this.#ctx.stmt<{ type: string; id: number }>(`
+      SELECT type, id FROM items WHERE lang = ? AND fetched_at >= ?
+      UNION SELECT type, id FROM items WHERE lang = ? AND deleted_at >= ?
+      UNION SELECT type, id FROM transformed WHERE lang = ? AND transformed_at >= ?
+      LIMIT ?`);
+    const found = this.#ctx.read(() =>
+      rows.all(lang, since.sourcesAt, lang, since.sourcesAt, lang, since.builtAt, limit + 1),
+    );
+    return found.length > limit ? undefined : new Set(found.map((row) => `${row.type}:${row.id}`));
+  }
+
+  /**
+   * Records a build that changed only some files: the rows given are written (new or
+   * changed ones), those named removed are deleted, every other row stays as it is; the state
+   * as `record` writes it. One transaction.
+   */
+  recordChanges(
+    lang: string,
+    header: Omit<BuildManifestRecord, 'files'>,
+    changes: { written: ReadonlyMap<string, ManifestRow>; removed: readonly string[] },
+    sources: BuildSources,
+  ): void {
+    // `record` writes the rows it is given and deletes the recorded rows it is not given: told
+    // that only the removed rows are recorded, it touches nothing else.
+    const removed = Object.fromEntries(changes.removed.map((path) => [path, DELETED]));
+    this.record(lang, { ...header, files: Object.fromEntries(changes.written) }, sources, removed);
+  }
+
   /** The store's clock (ISO 8601 UTC), the same one `items.fetched_at` is written with. */
   now(): string {
     return this.#ctx.nowIso();
@@ -175,13 +283,15 @@ export class BuildStateRepo {
         built_at = excluded.built_at, input = excluded.input`);
     const state = this.#ctx.stmt(`
       INSERT INTO build_state (lang, manifest_version, build_version, templates_hash, model_digest,
-        site_digest, built_at, sources_at, writing_since, transform_version, paths_digest)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)
+        site_digest, built_at, sources_at, writing_since, transform_version, paths_digest,
+        layout_digest)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)
       ON CONFLICT (lang) DO UPDATE SET manifest_version = excluded.manifest_version,
         build_version = excluded.build_version, templates_hash = excluded.templates_hash,
         model_digest = excluded.model_digest, site_digest = excluded.site_digest,
         built_at = excluded.built_at, sources_at = excluded.sources_at, writing_since = NULL,
-        transform_version = excluded.transform_version, paths_digest = excluded.paths_digest`);
+        transform_version = excluded.transform_version, paths_digest = excluded.paths_digest,
+        layout_digest = CASE WHEN ? THEN excluded.layout_digest ELSE build_state.layout_digest END`);
     const now = this.#ctx.nowIso();
     this.#ctx.write(() => {
       const before = new Map<string, Omit<OutputRow, 'path'>>(
@@ -206,6 +316,8 @@ export class BuildStateRepo {
         sources.sourcesAt,
         sources.transformVersion,
         sources.pathsDigest,
+        sources.layoutDigest ?? null,
+        sources.layoutDigest === undefined ? 0 : 1,
       );
     }, 'recording the build');
   }

@@ -11,6 +11,7 @@ import { upgrade009 } from './schema-upgrades/009-public-entries.js';
 import { upgrade010 } from './schema-upgrades/010-unlisted-items.js';
 import { upgrade011 } from './schema-upgrades/011-item-versions.js';
 import { upgrade012 } from './schema-upgrades/012-restore-map.js';
+import { upgrade013 } from './schema-upgrades/013-build-layout.js';
 
 /** Every schema step, in order. Append new steps; never edit a released one. */
 export const SCHEMA_UPGRADES: readonly SchemaUpgrade[] = [
@@ -26,6 +27,7 @@ export const SCHEMA_UPGRADES: readonly SchemaUpgrade[] = [
   upgrade010,
   upgrade011,
   upgrade012,
+  upgrade013,
 ];
 
 /** The schema version this code writes; `PRAGMA user_version` of an up-to-date cache. */

@@ -8,8 +8,15 @@
 
 export type ChangeKind = 'content' | 'template';
 
+/** `ChangeQueueOptions.debounceMs` by default. */
+export const DEFAULT_DEBOUNCE_MS = 80;
+
 export interface ChangeQueueOptions {
-  /** Quiet time after the last change before a batch is due. @default 300 */
+  /**
+   * Quiet time after the last change before a batch is due. Long enough for a burst (an
+   * editor's "save all", a tool writing several files: tens of ms apart) to go out as one
+   * batch, short enough not to be most of a save's way to its rebuilt page. @default 80
+   */
   readonly debounceMs?: number;
   /** Longest a change may wait while changes keep coming. @default 2000 */
   readonly maxWaitMs?: number;
@@ -37,7 +44,7 @@ export class ChangeQueue {
   #running = false;
 
   constructor(options: ChangeQueueOptions = {}) {
-    this.debounceMs = options.debounceMs ?? 300;
+    this.debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
     this.maxWaitMs = options.maxWaitMs ?? 2000;
     for (const [name, value] of [
       ['debounceMs', this.debounceMs],

@@ -36,7 +36,7 @@ export interface WatchOptions {
   readonly push?: boolean;
   /** Pull every this many ms; a pull that changed items rebuilds. @default no periodic pull */
   readonly pullEveryMs?: number;
-  /** @default 300 */
+  /** @default 80 (`DEFAULT_DEBOUNCE_MS`) */
   readonly debounceMs?: number;
   /** @default 2000 */
   readonly maxWaitMs?: number;
@@ -123,7 +123,8 @@ async function startFileWatcher(
   const watcher: FSWatcher = chokidarWatch(templates === undefined ? [dir] : [dir, templates], {
     ignoreInitial: true,
     // Our own atomic writes (and editors') land as a rename: wait until the file is still.
-    awaitWriteFinish: { stabilityThreshold: 50, pollInterval: 20 },
+    // The queue's debounce then groups a burst; this only has to see one file settle.
+    awaitWriteFinish: { stabilityThreshold: 30, pollInterval: 10 },
     ignored: (file) => path.basename(file).startsWith('.'),
   });
   watcher

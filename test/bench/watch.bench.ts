@@ -6,8 +6,9 @@
  * a new title and polls (every 5 ms) until the post's page under `output/pl/` shows it; the
  * time from the save to the `pushed:` and `rebuilt` lines of the watch is printed too.
  *   npm run build && npx tsx test/bench/watch.bench.ts [postsPerLanguage=1000] [rounds=5]
- * The figure includes the watch's debounce (300 ms by default: the queue waits that long for
- * the editor's further writes) and chokidar's `awaitWriteFinish` (50 ms of stillness).
+ * The figure includes the watch's debounce (80 ms by default since issue 17, 300 ms before:
+ * the queue waits that long for the editor's further writes) and chokidar's `awaitWriteFinish`
+ * (30 ms of stillness; 50 ms before).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';

@@ -4,8 +4,12 @@
  * incremental run the output must hold the same files with the same bytes (a page that shows
  * the item and was not rebuilt differs), and every file the run rewrote (by nanosecond mtime
  * and inode) must have new bytes (a page rewritten for nothing is a page planned for nothing).
- * Cases: a title edit (its page, listings, feed, sitemap, search) and a slug edit of a post
- * another post links to (the linking page changes too).
+ * Cases: a title edit (its page, listings, feed, sitemap, search), a content edit (its search
+ * bundle), a title edit of a post another post links to, a date change that moves a post in
+ * the listing, a post unpublished, a new post, and a slug edit of a linked post (the linking
+ * page changes too). Each also checks how the run planned `pl` (`plan` in the JSON): only the
+ * pages the edit touches (`edits`) where the layout of the site stayed, every page (`full`)
+ * where items moved, came or went.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -45,13 +49,24 @@ describe('a run after one edit', () => {
     await mirror?.close();
   });
 
-  /** Runs after `edit`; checks the output against a full build; returns the files rewritten. */
-  async function runAfter(edit: () => void): Promise<string[]> {
+  /**
+   * Runs after `edit`; checks how `pl` was planned and the output against a full build;
+   * returns the files rewritten.
+   */
+  async function runAfter(
+    edit: () => void,
+    plan: 'edits' | 'full',
+    changed: 'updated' | 'created' = 'updated',
+  ): Promise<string[]> {
     const langDir = path.join(mirror.outDir, 'pl');
     const before = snapshotFiles(langDir);
     edit();
     const run = await mirror.run();
-    expect(run.pull.languages['pl']?.updated).toBe(1);
+    expect(run.pull.languages['pl']?.[changed]).toBe(1);
+    const built = run.build.languages['pl'] as unknown as { plan?: string; planned?: number };
+    expect(built.plan).toBe(plan);
+    // An edit plans its page, its neighbours, a listing page, the 404 and search pages.
+    if (plan === 'edits') expect(built.planned).toBeLessThanOrEqual(6);
     const after = snapshotFiles(langDir);
     const { written } = diffSnapshots(before, after);
 
@@ -84,8 +99,12 @@ describe('a run after one edit', () => {
 
   it('after a title edit: its page, a listing, the feed, the sitemap and its search bundle', async () => {
     const target = posts[5] as (typeof posts)[number];
-    const written = await runAfter(() =>
-      mirror.site.control.updateItem('pl', 'posts', target.id, { title: 'Tytuł po jednej edycji' }),
+    const written = await runAfter(
+      () =>
+        mirror.site.control.updateItem('pl', 'posts', target.id, {
+          title: 'Tytuł po jednej edycji',
+        }),
+      'edits',
     );
     expect(written).toContain(target.file);
     expect(written).toContain('feed.xml');
@@ -98,18 +117,100 @@ describe('a run after one edit', () => {
   }, 300_000);
 
   it('after a slug edit of a linked post: the pages linking to it too', async () => {
-    const linked = posts.find((post) =>
-      posts.some((other) => other.id !== post.id && other.html.includes(`href="${post.link}"`)),
-    );
-    expect(linked, 'the seed has a post another post links to').toBeDefined();
-    const target = linked as (typeof posts)[number];
+    const target = linkedPost();
     const linking = posts
       .filter((other) => other.id !== target.id && other.html.includes(`href="${target.link}"`))
       .map((other) => other.file);
-    const written = await runAfter(() =>
-      mirror.site.control.updateItem('pl', 'posts', target.id, { slug: 'adres-po-jednej-edycji' }),
+    const written = await runAfter(
+      () =>
+        mirror.site.control.updateItem('pl', 'posts', target.id, {
+          slug: 'adres-po-jednej-edycji',
+        }),
+      'full',
     );
     for (const file of linking) expect(written).toContain(file);
     expect(written.some((file) => file.includes('adres-po-jednej-edycji'))).toBe(true);
+  }, 300_000);
+
+  it('after a content edit: its page and its search bundle', async () => {
+    const target = posts[8] as (typeof posts)[number];
+    const written = await runAfter(
+      () =>
+        mirror.site.control.updateItem('pl', 'posts', target.id, {
+          content: '<p>Zupełnie nowa treść: połoniny, źródła Sanu i żubry.</p>',
+        }),
+      'edits',
+    );
+    expect(written).toContain(target.file);
+    expect(written.some((file) => file.startsWith('pagefind/'))).toBe(true);
+  }, 300_000);
+
+  /** From the `index`th on, a post no post links to. */
+  function plainPost(index: number): (typeof posts)[number] {
+    const plain = posts
+      .slice(index)
+      .find(
+        (post) =>
+          !posts.some(
+            (other) => other.id !== post.id && other.html.includes(`href="${post.link}"`),
+          ),
+      );
+    expect(plain, 'the seed has posts no post links to').toBeDefined();
+    return plain as (typeof posts)[number];
+  }
+
+  /** The `nth` post another post links to. */
+  function linkedPost(nth = 0): (typeof posts)[number] {
+    const linked = posts.filter((post) =>
+      posts.some((other) => other.id !== post.id && other.html.includes(`href="${post.link}"`)),
+    )[nth];
+    expect(linked, 'the seed has a post another post links to').toBeDefined();
+    return linked as (typeof posts)[number];
+  }
+
+  it('after a title edit of a linked post: its page and its neighbours', async () => {
+    // Another linked post than the slug edit's.
+    const target = linkedPost(1);
+    const written = await runAfter(
+      () =>
+        mirror.site.control.updateItem('pl', 'posts', target.id, {
+          title: 'Wpis, do którego prowadzą linki',
+        }),
+      'edits',
+    );
+    expect(written).toContain(target.file);
+  }, 300_000);
+
+  it('after a date change that moves a post in the listing: every listing page it passes', async () => {
+    const target = plainPost(2);
+    const written = await runAfter(
+      () =>
+        mirror.site.control.updateItem('pl', 'posts', target.id, {
+          dateGmt: Date.parse('2001-01-01T00:00:00Z'),
+        }),
+      'full',
+    );
+    expect(written).toContain('index.html');
+  }, 300_000);
+
+  it('after a post is unpublished: its page goes', async () => {
+    const target = plainPost(10);
+    const langDir = path.join(mirror.outDir, 'pl');
+    await runAfter(
+      () => mirror.site.control.updateItem('pl', 'posts', target.id, { status: 'draft' }),
+      'full',
+    );
+    expect(fs.existsSync(path.join(langDir, target.file))).toBe(false);
+  }, 300_000);
+
+  it('after a new post: its page comes', async () => {
+    const written = await runAfter(
+      () => {
+        mirror.site.control.createItems('pl', 'posts', 1, { title: 'Zupełnie nowy wpis' });
+      },
+      'full',
+      'created',
+    );
+    expect(written).toContain('index.html');
   }, 300_000);
 });

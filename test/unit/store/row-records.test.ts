@@ -67,6 +67,7 @@ describe('records read through the shared row shape', () => {
       writingSince: null,
       transformVersion: '2',
       pathsDigest: 'p',
+      layoutDigest: null,
     });
   });
 

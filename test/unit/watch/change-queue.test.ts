@@ -2,6 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { ChangeQueue } from '../../../src/watch/change-queue.js';
 
 describe('ChangeQueue', () => {
+  it('by default sends a burst of saves 50 ms apart as one batch, soon after the last', () => {
+    const queue = new ChangeQueue();
+    const saves = [0, 50, 100, 150];
+    for (const [index, at] of saves.entries()) {
+      queue.add(`f${index}.html`, 'content', at);
+      // The watch's timer asks at the due time: nothing is due before the next save comes.
+      const next = saves[index + 1];
+      if (next !== undefined) expect(queue.take(next - 1)).toBeUndefined();
+    }
+    const delay = queue.delay(150) as number;
+    expect(delay).toBeGreaterThan(0);
+    // Well under the 300 ms a save may take to its rebuilt page.
+    expect(delay).toBeLessThanOrEqual(100);
+    expect(queue.take(150 + delay)?.files).toEqual(['f0.html', 'f1.html', 'f2.html', 'f3.html']);
+  });
+
   it('is due a debounce after the last change, with each file once in first-seen order', () => {
     const queue = new ChangeQueue({ debounceMs: 300, maxWaitMs: 2000 });
     expect(queue.delay(0)).toBeUndefined();

@@ -1,0 +1,228 @@
+/**
+ * A run after a few edits, in proportion to the edits: the pages they touch are planned
+ * (`edit-plan.ts`), only those files' rows of the last build are read, the changed ones are
+ * rendered and written as a full build writes them (`renderAndWrite`), and only their rows are
+ * recorded. Whenever the effect of the edits cannot be bounded this way (another layout, a
+ * change to what every page shows, an item of another kind, a folder that does not hold the
+ * last build), it returns undefined before writing anything and the caller builds in full.
+ */
+import type { SavedState } from '../store/build-state-repo.js';
+import type { Store } from '../store/index.js';
+import { MANIFEST_VERSION, type ManifestFile } from './build-manifest.js';
+import {
+  renderAndWrite,
+  withCheckedPublicUrl,
+  type BuildPhases,
+  type BuildReport,
+} from './build-site.js';
+import type { BuildTrace } from './build-trace.js';
+import type { BuildWorkers } from './build-workers.js';
+import { RENDER_CHUNK } from './chunked-render.js';
+import { pathDigest, xorDigests } from './model-fingerprint.js';
+import { layoutDigestOf, planEdited, type EditPlan } from './edit-plan.js';
+import { outputHoldsBuild } from './freshness.js';
+import { openStaging, recoverOutput, stampOf } from './output-switch.js';
+import { filesByBundle, staleShards } from './search-outputs.js';
+import type { SiteModel } from './site-model.js';
+import { BUILD_VERSION, placeSite } from './site-plan.js';
+import type { KnownOutput } from './staged-writes.js';
+import { scanTemplates } from './template-files.js';
+import { defaultTemplatesDir } from './templates-dir.js';
+
+/** Where media files go (`MEDIA_FOLDER` of the transform's site paths, as a file path). */
+const MEDIA_DIR = 'media/';
+
+/** Items changed since the last build beyond which a run plans in full. */
+export const EDIT_LIMIT = 50;
+
+export interface EditBuildOptions {
+  lang: string;
+  outDir: string;
+  templatesDir?: string | undefined;
+  postsPerPage?: number | undefined;
+  workers: BuildWorkers;
+  trace: BuildTrace;
+}
+
+/** What an edit build did, besides the report: for `recordChanges`. */
+export interface EditBuild {
+  report: BuildReport;
+  /** Pages planned (rendered or found current). */
+  planned: number;
+  written: Map<string, ManifestFile>;
+  removed: string[];
+  layoutDigest: string;
+}
+
+/**
+ * Builds only what `changed` (`type:id` keys) touches, or returns undefined (nothing written)
+ * when that cannot be bounded.
+ */
+export async function buildEdited(
+  store: Store,
+  model: SiteModel,
+  state: SavedState,
+  changed: ReadonlySet<string>,
+  options: EditBuildOptions,
+): Promise<EditBuild | undefined> {
+  const started = performance.now();
+  const templatesDir = options.templatesDir ?? defaultTemplatesDir();
+  const decided = decide(store, model, state, changed, { ...options, templatesDir });
+  if (decided === undefined) return undefined;
+  const { templates, edit, known, layoutDigest } = decided;
+  const phases: BuildPhases = {
+    scan: 0,
+    plan: secondsSince(started),
+    render: 0,
+    search: 0,
+    write: 0,
+  };
+  const plan = { ...edit.plan, search: { lang: options.lang, shards: edit.shards } };
+  const bundleFiles = filesByBundle(known.before);
+  const searchStarted = performance.now();
+  const searchFiles = options.workers
+    .indexShards(staleShards(plan.search, bundleFiles, known), options.lang)
+    .then((files) => {
+      phases.search = secondsSince(searchStarted);
+      return files;
+    });
+  searchFiles.catch(() => undefined);
+  const staging = openStaging(options.outDir, options.trace);
+  try {
+    const run = {
+      options: { outDir: options.outDir, renderChunkSize: RENDER_CHUNK },
+      templatesDir,
+      // The theme is the last build's (same hash): its assets are on disk as recorded.
+      templates: { ...templates, assets: [] },
+      plan,
+      known,
+      staging,
+      workers: options.workers,
+      phases,
+    };
+    const staged = await renderAndWrite(run, { searchFiles, bundleFiles });
+    const written = new Map(
+      [...staged.written.files].filter(([file, row]) => !sameRow(known.before.get(file), row)),
+    );
+    const modelDigest = updatedFingerprint(
+      state.modelDigest,
+      edit,
+      known,
+      staged.written.removedFiles,
+    );
+    staging.commit(staged.written.removedFiles, stampOf({ ...state, modelDigest }));
+    const report: BuildReport = {
+      written: staged.written.written,
+      unchanged: staged.written.unchanged,
+      removed: staged.written.removed,
+      pages: 0,
+      rendered: staged.rendered,
+      seconds: secondsSince(started),
+      phases,
+      skipped: false,
+      manifest: {
+        version: MANIFEST_VERSION,
+        buildVersion: BUILD_VERSION,
+        templatesHash: templates.hash,
+        modelDigest,
+        files: {},
+      },
+      warnings: staged.warnings,
+      writtenFiles: staged.written.writtenFiles,
+      removedFiles: staged.written.removedFiles,
+    };
+    const planned = plan.jobs.length;
+    return { report, planned, written, removed: staged.written.removedFiles, layoutDigest };
+  } catch (error) {
+    staging.discard();
+    throw error;
+  }
+}
+
+/**
+ * The edit plan and the rows it needs, or undefined when the edits' effect is not bounded:
+ * another theme, a folder that does not hold the last build, another layout, an item of
+ * another kind, or a change to what every page shows (the 404 page's digest).
+ */
+function decide(
+  store: Store,
+  model: SiteModel,
+  state: SavedState,
+  changed: ReadonlySet<string>,
+  options: EditBuildOptions & { templatesDir: string },
+) {
+  const templates = scanTemplates(options.templatesDir);
+  recoverOutput(options.outDir, options.trace);
+  if (templates.hash !== state.templatesHash || !outputHoldsBuild(options.outDir, state))
+    return undefined;
+  const placed = placeSite(withCheckedPublicUrl(model), {
+    postsPerPage: options.postsPerPage,
+    templatesHash: templates.hash,
+  });
+  const layoutDigest = layoutDigestOf(placed);
+  if (layoutDigest !== state.layoutDigest) return undefined;
+  const edit = planEdited(placed, changed, options.postsPerPage ?? 10);
+  if (edit === undefined) return undefined;
+  const known = knownRows(store, options.lang, edit);
+  const probe = edit.plan.jobs.find((job) => job.file === edit.probe);
+  if (probe === undefined || known.before.get(probe.file)?.input !== probe.digest) return undefined;
+  return { templates, edit, known, layoutDigest };
+}
+
+/**
+ * The last build's rows of the files the plan makes, of every media file (one may no longer be
+ * used) and of the search bundles the edits touch; all on disk, as the record says.
+ */
+function knownRows(store: Store, lang: string, edit: EditPlan): KnownOutput {
+  const before = store.buildState.filesAt(lang, [
+    ...edit.plan.jobs.map((job) => job.file),
+    ...edit.plan.files.map((file) => file.file),
+  ]);
+  const dirs = [MEDIA_DIR, ...edit.shards.map((shard) => `${shard.dir}/`)];
+  for (const dir of dirs) {
+    for (const [file, row] of store.buildState.filesUnder(lang, dir)) before.set(file, row);
+  }
+  return { before, onDisk: new Set(before.keys()) };
+}
+
+/**
+ * The last build's `modelDigest` with the replanned outputs' old digests taken out and their
+ * new ones put in (`model-fingerprint.ts`): what a full plan of the same site digests to.
+ */
+function updatedFingerprint(
+  old: string,
+  edit: EditPlan,
+  known: KnownOutput,
+  removed: readonly string[],
+): string {
+  const changes = [old];
+  const swap = (before: string | undefined, after: string | undefined): void => {
+    if (before === after) return;
+    if (before !== undefined) changes.push(before);
+    if (after !== undefined) changes.push(after);
+  };
+  for (const job of edit.plan.jobs) swap(known.before.get(job.file)?.input, job.digest);
+  for (const file of edit.plan.files) {
+    const row = known.before.get(file.file);
+    swap(row && pathDigest(file.file, row.input), pathDigest(file.file, file.input));
+  }
+  // Media files no longer used (the other removed files are search files, counted by bundle).
+  for (const file of removed) {
+    const row = known.before.get(file);
+    if (row !== undefined && file.startsWith(MEDIA_DIR))
+      swap(pathDigest(file, row.input), undefined);
+  }
+  for (const shard of edit.shards) {
+    const row = [...known.before].find(([file]) => file.startsWith(`${shard.dir}/`))?.[1];
+    swap(row && pathDigest(shard.dir, row.input), pathDigest(shard.dir, shard.digest));
+  }
+  return xorDigests(changes);
+}
+
+function sameRow(a: ManifestFile | undefined, b: ManifestFile): boolean {
+  return a !== undefined && a.hash === b.hash && a.input === b.input && a.bytes === b.bytes;
+}
+
+function secondsSince(started: number): number {
+  return Math.round(performance.now() - started) / 1000;
+}

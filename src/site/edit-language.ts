@@ -1,0 +1,100 @@
+/**
+ * One language of a run after a few edits: whether the edit build may be tried (the last
+ * build is complete and of this code, what every page shows and the theme are the same, and
+ * few items changed since it read the cache), then the edit build and its record.
+ */
+import type { Settings } from '../config/settings.js';
+import type { SavedState } from '../store/build-state-repo.js';
+import type { Store } from '../store/index.js';
+import { transformKey } from '../transform/index.js';
+import { MANIFEST_VERSION } from './build-manifest.js';
+import type { BuildReport } from './build-site.js';
+import { buildEdited, EDIT_LIMIT } from './edit-build.js';
+import { topLevelIntact } from './freshness.js';
+import type { LanguageJob } from './language-build.js';
+import type { ModelFromStore } from './model-from-store.js';
+import { BUILD_VERSION } from './site-plan.js';
+
+export interface EditedLanguage {
+  report: BuildReport;
+  /** The model's warnings (items left out). */
+  warnings: string[];
+  modelSeconds: number;
+  /** Items changed since the last build. */
+  changed: number;
+}
+
+/**
+ * Builds and records only what changed since the last build, or returns undefined (nothing
+ * written or recorded) for the caller's full build.
+ */
+export async function buildEditedLanguage(
+  store: Store,
+  settings: Settings,
+  job: LanguageJob,
+  context: { outDir: string; siteDigest: string; model: () => ModelFromStore },
+): Promise<EditedLanguage | undefined> {
+  const { lang, options, prepared } = job;
+  const state = prepared.state;
+  const key = transformKey(settings.transform);
+  if (
+    options.force === true ||
+    !options.pulled ||
+    !mayEdit(state, { siteDigest: context.siteDigest, templatesHash: job.templatesHash, key }) ||
+    !topLevelIntact(context.outDir, store.buildState.topLevelNames(lang))
+  ) {
+    return undefined;
+  }
+  const changed = store.buildState.changedSince(lang, state, EDIT_LIMIT);
+  if (changed === undefined) return undefined;
+  const modelStarted = performance.now();
+  const { model, warnings } = context.model();
+  const modelSeconds = (performance.now() - modelStarted) / 1000;
+  store.buildState.markWriting(lang);
+  const edited = await buildEdited(store, model, state, changed, {
+    lang,
+    outDir: context.outDir,
+    templatesDir: settings.templates,
+    postsPerPage: settings.build.postsPerPage,
+    workers: job.workers(),
+    trace: options.trace,
+  });
+  if (edited === undefined) return undefined;
+  const { report } = edited;
+  store.buildState.recordChanges(
+    lang,
+    report.manifest,
+    { written: edited.written, removed: edited.removed },
+    {
+      siteDigest: context.siteDigest,
+      sourcesAt: job.sourcesAt,
+      transformVersion: key,
+      pathsDigest: prepared.pathsDigest,
+      layoutDigest: edited.layoutDigest,
+    },
+  );
+  return {
+    report: { ...report, pages: store.buildState.pageCount(lang), planned: edited.planned },
+    warnings,
+    modelSeconds,
+    changed: changed.size,
+  };
+}
+
+/** The last build is complete, of this code, and made from what every page shows now. */
+function mayEdit(
+  state: SavedState | undefined,
+  now: { siteDigest: string; templatesHash: string; key: string },
+): state is SavedState & { sourcesAt: string; layoutDigest: string } {
+  return (
+    state !== undefined &&
+    state.manifestVersion === MANIFEST_VERSION &&
+    state.buildVersion === BUILD_VERSION &&
+    state.writingSince === null &&
+    typeof state.sourcesAt === 'string' &&
+    typeof state.layoutDigest === 'string' &&
+    state.transformVersion === now.key &&
+    state.siteDigest === now.siteDigest &&
+    state.templatesHash === now.templatesHash
+  );
+}

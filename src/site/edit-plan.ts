@@ -1,0 +1,90 @@
+/**
+ * The plan of a run after a few edits: only the pages those edits touch, made by the same
+ * planner as a full plan (`planPlaced` with a scope), so each planned page digests and renders
+ * exactly as in a full build. Pure.
+ *
+ * It holds while the layout is the last build's (`layoutDigestOf`: the same public items in
+ * the same order at the same files, the same page tree, media and search bundles): then an
+ * edited post shows on its own page, on its neighbours' pages (their older/newer links), on
+ * the one listing page that shows its card, in the feed and sitemap (always planned), and in
+ * its search bundle; an edited page on the pages of its family (every page is planned: a
+ * site has few) and in the menu (which changes every page: the caller compares the 404 page's
+ * digest, which holds only what every page shows, with the last build's and plans in full
+ * when it differs). Anything else changed (a media item, an unknown type) plans in full.
+ */
+import { builtAs, type ItemType } from '../collections.js';
+import { digestOf } from './digest.js';
+import type { SearchShard } from './search-plan.js';
+import { planPlaced, type PlacedSite, type SitePlan } from './site-plan.js';
+
+/** Where the build placed every public item, in one digest (recorded with each build). */
+export function layoutDigestOf(placed: PlacedSite): string {
+  return digestOf(
+    placed.posts.map((post) => [post.entry.id, post.file, post.entry.sticky]),
+    placed.pages.map((page) => [
+      page.entry.id,
+      page.file,
+      page.entry.parentId,
+      page.entry.menuOrder,
+    ]),
+    placed.media.map((media) => [media.file, media.media.sha256]),
+    placed.search.shards.map((shard) => shard.dir),
+    placed.warnings,
+  );
+}
+
+export interface EditPlan {
+  /** The scoped plan: the touched pages, the 404 and search pages, every generated file. */
+  plan: SitePlan;
+  /** The search bundles holding an edited item. */
+  shards: SearchShard[];
+  /** The 404 page's file: its digest tells whether what every page shows changed. */
+  probe: string;
+}
+
+/**
+ * The plan for `changed` (`type:id` keys of the items that may have changed), or undefined
+ * when an item of a kind this plan cannot bound changed.
+ */
+export function planEdited(
+  placed: PlacedSite,
+  changed: ReadonlySet<string>,
+  postsPerPage: number,
+): EditPlan | undefined {
+  const postIds = new Set<number>();
+  const pageIds = new Set<number>();
+  for (const key of changed) {
+    const colon = key.lastIndexOf(':');
+    const type = key.slice(0, colon) as ItemType;
+    const id = Number(key.slice(colon + 1));
+    if ((builtAs('post') as readonly string[]).includes(type)) postIds.add(id);
+    else if ((builtAs('page') as readonly string[]).includes(type)) pageIds.add(id);
+    else return undefined;
+  }
+  const posts = new Set<number>();
+  const listings = new Set<number>();
+  // The listing order: sticky posts first, then by date (as `planPlaced` lists them).
+  const listed = [
+    ...placed.posts.filter((post) => post.entry.sticky),
+    ...placed.posts.filter((post) => !post.entry.sticky),
+  ];
+  listed.forEach((post, position) => {
+    if (postIds.has(post.entry.id)) listings.add(Math.floor(position / postsPerPage) + 1);
+  });
+  placed.posts.forEach((post, index) => {
+    if (!postIds.has(post.entry.id)) return;
+    for (const near of [index - 1, index, index + 1]) posts.add(near);
+  });
+  const plan = planPlaced(placed, {
+    listing: (number) => listings.has(number),
+    post: (index) => posts.has(index),
+    page: () => pageIds.size > 0,
+  });
+  // The keys `placeSite` gives search documents.
+  const docKeys = new Set([...postIds].map((id) => `post:${id}`));
+  for (const id of pageIds) docKeys.add(`page:${id}`);
+  const shards = placed.search.shards.filter((shard) =>
+    shard.docs.some((doc) => docKeys.has(doc.key)),
+  );
+  return { plan, shards, probe: '404.html' };
+}
