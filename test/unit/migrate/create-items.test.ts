@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createInBatches, createTree, type CreateRun } from '../../../src/migrate/create-items.js';
 import { planMigration, type PlanStep, type SourceItem } from '../../../src/migrate/planner.js';
 import type { MigrateContext } from '../../../src/migrate/recovery.js';
-import type { MigrateReport } from '../../../src/migrate/report.js';
+import { emptyReport } from '../../../src/migrate/report.js';
 import { openStore, type Store } from '../../../src/store/index.js';
 import { FakeTarget } from '../../helpers/fake-target.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
@@ -32,24 +32,6 @@ function item(type: 'posts' | 'pages', id: number, fields: Record<string, unknow
       ...fields,
     },
   } satisfies SourceItem;
-}
-
-function emptyReport(): MigrateReport {
-  return {
-    created: { posts: 0, pages: 0, media: 0 },
-    skipped: 0,
-    recovered: 0,
-    adopted: 0,
-    conflicts: [],
-    stopped: false,
-    relinked: 0,
-    failed: [],
-    warnings: [],
-    planText: '',
-    requests: 0,
-    batches: 0,
-    seo: undefined,
-  };
 }
 
 describe('createInBatches / createTree (the migration writes posts and pages)', () => {
