@@ -74,7 +74,13 @@ export async function buildEditedLanguage(
     },
   );
   return {
-    report: { ...report, pages: store.buildState.pageCount(lang), planned: edited.planned },
+    report: {
+      ...report,
+      // As a full build counts them: every file of the folder that this build did not write.
+      unchanged: store.buildState.fileCount(lang) - report.written,
+      pages: store.buildState.pageCount(lang),
+      planned: edited.planned,
+    },
     warnings,
     modelSeconds,
     changed: changed.size,

@@ -200,6 +200,14 @@ export class BuildStateRepo {
     return (this.#ctx.read(() => rows.all(lang)) as [string][]).map(([path]) => path);
   }
 
+  /** Files the last build recorded (every file of the language's folder). */
+  fileCount(lang: string): number {
+    const count = this.#ctx.stmt<{ n: number }>(
+      'SELECT count(*) AS n FROM build_outputs WHERE lang = ?',
+    );
+    return this.#ctx.read(() => count.get(lang)?.n ?? 0);
+  }
+
   /** HTML pages the last build recorded, search bundles aside. */
   pageCount(lang: string): number {
     const count = this.#ctx.stmt<{ n: number }>(
