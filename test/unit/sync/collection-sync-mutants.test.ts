@@ -254,6 +254,18 @@ describe('CollectionSync: progress, queued work, history and restarts', () => {
     expect(store.syncState.get('pl', 'posts')?.context).toBe('view');
   });
 
+  it('stores each item with the context it was read in, and rewrites it when the context changes', async () => {
+    const items = site.add(12, site.now - 100, 1);
+    await sync({ mode: 'edit' });
+    const first = store.items.get('pl', 'posts', items[0]!.id);
+    expect(first).toBeDefined();
+    expect(first!.context).toBe('edit');
+    // The same content read in the view context is another copy (it may lack fields): updated.
+    const counters = await sync({ mode: 'view' });
+    expect(counters).toMatchObject({ created: 0, updated: 12, unchanged: 0 });
+    expect(store.items.get('pl', 'posts', items[0]!.id)!.context).toBe('view');
+  });
+
   it('does not rescan for a new record it had to skip (listed, never stored)', async () => {
     site.add(20, site.now - 100, 1);
     await sync();
@@ -285,7 +297,7 @@ describe('CollectionSync: progress, queued work, history and restarts', () => {
     });
   });
 
-  it('counts an item read twice in one pull once: unchanged, then updated when it changed in between', async () => {
+  it('counts an item read twice in one pull once: updated by the crawl, then unchanged on the rescan', async () => {
     const items = site.add(15, site.now - 100, 1);
     await sync();
     // The rescan reads everything again; the item edited before it counts as updated once.
@@ -295,6 +307,43 @@ describe('CollectionSync: progress, queued work, history and restarts', () => {
     const counters = await sync();
     expect(counters).toMatchObject({ created: 1, updated: 1, deleted: 0 });
     expect(counters.unchanged).toBe(14);
+  });
+
+  it('counts an item read unchanged, then edited and read again in the same pull, once as updated', async () => {
+    const items = site.add(25, site.now - 1000, 1);
+    await sync({ fullSweepEvery: 1 });
+    // The next pull lists everything again; after its first page (which read the item as it
+    // is cached) the item is edited, so the same listing reaches it once more at its end.
+    const edited = items[3]!.id;
+    site.requests = [];
+    site.beforeRequest = (n) => {
+      if (n !== 2) return;
+      site.now += 10;
+      site.edit(edited);
+    };
+    const counters = await sync({ fullSweepEvery: 1 });
+    site.beforeRequest = undefined;
+    expect(site.requests[0]!['modified_after']).toBeUndefined();
+    expect(counters).toMatchObject({ created: 0, updated: 1, unchanged: 24, deleted: 0 });
+    // And the cache holds the edited version.
+    const cached = store.items.get('pl', 'posts', edited);
+    expect(cached).toBeDefined();
+    expect(JSON.parse(cached!.json)).toMatchObject({ version: 2 });
+  });
+
+  it('counts an item created, then edited and read again in the same pull, once as created', async () => {
+    const items = site.add(25, site.now - 1000, 1);
+    site.beforeRequest = (n) => {
+      if (n !== 2) return;
+      site.now += 10;
+      site.edit(items[3]!.id);
+    };
+    const counters = await sync();
+    site.beforeRequest = undefined;
+    expect(counters).toMatchObject({ created: 25, updated: 0, unchanged: 0, deleted: 0 });
+    const cached = store.items.get('pl', 'posts', items[3]!.id);
+    expect(cached).toBeDefined();
+    expect(JSON.parse(cached!.json)).toMatchObject({ version: 2 });
   });
 
   it('stops at once when the pull is aborted', async () => {
