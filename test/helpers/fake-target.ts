@@ -160,7 +160,8 @@ export class FakeTarget {
       url: 'https://target.test',
       home: 'https://target.test/',
       perPageMax: () => this.perPage,
-      allowsBatch: () => this.batch,
+      // As the real index: batch writes are POSTs (the only method this target batches).
+      allowsBatch: (_route: string, method: string) => this.batch && method === 'POST',
       batchMaxItems: () => this.batchMax,
     };
     return { lang, client, index } as unknown as SiteSession;

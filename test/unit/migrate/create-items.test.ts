@@ -257,6 +257,40 @@ describe('createInBatches / createTree (the migration writes posts and pages)', 
     expect(onTarget('cms/v2/pages').map((t) => [t.slug, t.parent])).toEqual([['pages-2', 321]]);
   });
 
+  it('creates parents before their children whatever order the pending pages come in', async () => {
+    const pages = [
+      item('pages', 1),
+      item('pages', 2, { parent: 1 }),
+      item('pages', 3, { parent: 2 }),
+    ];
+    const plan = planMigration(pages, () => undefined);
+    const r = run(pages);
+    await createTree(r, plan, 'pages', [...plan.steps].reverse());
+    expect(r.report.failed).toEqual([]);
+    expect(r.created.map((c) => c.sourceId)).toEqual([1, 2, 3]);
+  });
+
+  it('takes the depth of a page from the pages of the plan, not from a post with the same source id', async () => {
+    const items = [item('pages', 1), item('pages', 2, { parent: 1 }), item('posts', 2)];
+    const plan = planMigration(items, () => undefined);
+    const r = run(items);
+    await createTree(
+      r,
+      plan,
+      'pages',
+      plan.steps.filter((s) => s.type === 'pages'),
+    );
+    expect(r.report.failed).toEqual([]);
+    expect(onTarget('cms/v2/pages').map((t) => t.slug)).toEqual(['pages-1', 'pages-2']);
+  });
+
+  it('runs without a progress line callback', async () => {
+    const items = [item('posts', 1)];
+    const r = { ...run(items), onLine: undefined };
+    await createInBatches(r, 'posts', stepsOf(items));
+    expect(r.report.created.posts).toBe(1);
+  });
+
   it('ends on a parent cycle in a hand-made plan: both pages wait, nothing is sent', async () => {
     const pages = [item('pages', 1, { parent: 2 }), item('pages', 2, { parent: 1 })];
     const steps: PlanStep[] = pages.map((p) => ({

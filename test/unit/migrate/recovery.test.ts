@@ -218,7 +218,8 @@ describe('recoverTarget (what the target holds before a migration writes)', () =
   });
 
   it('reads the mapped items back: their URLs, and those still as the migration made them for re-linking', async () => {
-    const items = [post(1), post(2), post(3), post(4)];
+    // Post 5 was never mapped: it is looked for by slug, never read back by id.
+    const items = [post(1), post(2), post(3), post(4), post(5)];
     const [a, b, c] = items;
     const ours = target.put(POSTS, copyOf(a!, { status: 'private' }));
     const edited = target.put(POSTS, copyOf(b!, { content: { raw: '<p>Edited since.</p>' } }));
@@ -297,6 +298,17 @@ describe('recoverTarget (what the target holds before a migration writes)', () =
     });
     const again = await recover([parent, child, other]);
     expect(again.result.conflicts.map((c) => c.sourceId)).toEqual([2, 3]);
+  });
+
+  it('offers a recovered page for re-linking when the target answers it without an excerpt', async () => {
+    const about = page(1, 0, 'about');
+    const { excerpt: _none, ...withoutExcerpt } = copyOf(about);
+    const copy = target.put(PAGES, withoutExcerpt);
+    const { result } = await recover([about]);
+    expect(result.recovered).toBe(1);
+    expect(result.own).toHaveLength(1);
+    expect(result.own[0]).toMatchObject({ sourceId: 1, targetId: copy.id });
+    expect(result.own[0]!.sent).toEqual({ content: '<p>Text of A.</p>', excerpt: undefined });
   });
 
   it('maps the URLs of mapped media (each size) and never offers a file for re-linking', async () => {
