@@ -116,6 +116,16 @@ describe('CollectionSync: progress, queued work, history and restarts', () => {
     expect(seen.every((ids) => ids.length > 0)).toBe(true);
   });
 
+  it('shows `onItems` nothing when a page brings no usable item', async () => {
+    const [bad] = site.add(1, site.now - 100);
+    site.replacements.set(bad!.id, { id: bad!.id, modified_gmt: 'yesterday' });
+    const seen: number[][] = [];
+    const counters = await sync({ onItems: (items) => seen.push(items.map((item) => item.id)) });
+    expect(counters.skipped).toBe(1);
+    expect(site.requests.length).toBeGreaterThan(0);
+    expect(seen).toEqual([]);
+  });
+
   it('a backup queues the revisions of created and edited items only, and the files of public ones', async () => {
     const items = site.add(5, site.now - 100, 1);
     // A password-protected post: kept, but its files are not fetched.
@@ -277,6 +287,31 @@ describe('CollectionSync: progress, queued work, history and restarts', () => {
     expect(counters.skipped).toBe(1);
     expect(warnings()).toEqual([
       `posts: skipped a bad record (id ${late!.id}): no modified_gmt timestamp ("yesterday")`,
+    ]);
+  });
+
+  it('names a bad record by its id only when it has one', async () => {
+    const [withId, withoutId] = site.add(2, site.now - 100, 1);
+    site.replacements.set(withId!.id, { id: withId!.id, modified_gmt: 'yesterday' });
+    site.replacements.set(withoutId!.id, { modified_gmt: site.json(withoutId!).modified_gmt });
+    await sync();
+    const skipped = warnings().filter((w) => w.startsWith('posts: skipped a bad record'));
+    expect(skipped).toHaveLength(2);
+    expect(skipped[0]).toMatch(new RegExp(`^posts: skipped a bad record \\(id ${withId!.id}\\): `));
+    expect(skipped[1]).toMatch(/^posts: skipped a bad record: /);
+  });
+
+  it('does not take a bad record without an id for a listed item: the counts disagree, it rescans', async () => {
+    site.add(20, site.now - 100, 1);
+    await sync();
+    site.now += 10;
+    const [late] = site.add(1);
+    site.replacements.set(late!.id, { modified_gmt: site.json(late!).modified_gmt });
+    events = [];
+    const counters = await sync();
+    expect(counters.skipped).toBe(1);
+    expect(warnings().filter((w) => w.includes('rescanning from the beginning'))).toEqual([
+      'posts: the site counts 21 items (0 of them unlisted at the last full listing), the cache 20 after the crawl: rescanning from the beginning',
     ]);
   });
 
