@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { chunkIds, describeConflict, findConflicts } from '../../../src/push/conflicts.js';
+import {
+  chunkIds,
+  describeConflict,
+  findConflicts,
+  resolveSteps,
+} from '../../../src/push/conflicts.js';
 
 // Cases found by mutation testing (test/mutation/RESULTS.md): each pins a promise of the
 // conflict check that the broader tests in conflicts.test.ts left open.
@@ -60,6 +65,40 @@ describe('describeConflict tells the user what happened and that the edit is kep
     );
     expect(line).toBe(
       'pl/posts/12-a.html: no checkout base recorded for item 12; check it out again or push with --force',
+    );
+  });
+
+  const changed = {
+    ref: 'r',
+    id: 12,
+    base: '2024-01-01T10:00:00',
+    remote: '2024-01-02T10:00:00',
+    reason: 'changed',
+  } as const;
+
+  it('for a checkout file changed on the site: where its version is and how to resolve', () => {
+    const hint = { file: 'pl/posts/12-a.html', copy: 'pl/posts/12-a.remote.html', exists: true };
+    const line = describeConflict(changed, 'pl/posts/12-a.html', hint);
+    expect(line).toBe(
+      'pl/posts/12-a.html: changed on the site since checkout (base 2024-01-01T10:00:00, now 2024-01-02T10:00:00); your edit is kept — ' +
+        `the site's version is in pl/posts/12-a.remote.html: merge what you want to keep into your file, ` +
+        'then "cms-mirror push --resolve pl/posts/12-a.html" sends your version (or push --force to overwrite the site\'s version)',
+    );
+  });
+
+  it('for a changed file whose site version is not fetched yet: pull first', () => {
+    expect(
+      resolveSteps({ file: 'es/pages/3-b.html', copy: 'es/pages/3-b.remote.html', exists: false }),
+    ).toBe(
+      'run "cms-mirror pull" and push again: the site\'s version is then written beside your file as es/pages/3-b.remote.html; ' +
+        'merge what you want to keep into your file, then "cms-mirror push --resolve es/pages/3-b.html" sends your version ' +
+        "(or push --force to overwrite the site's version)",
+    );
+  });
+
+  it('for a changed item without a checkout file: pull and merge, or force', () => {
+    expect(describeConflict(changed, 'posts/12')).toBe(
+      'posts/12: changed on the site since checkout (base 2024-01-01T10:00:00, now 2024-01-02T10:00:00); your edit is kept — pull and merge, or push with --force',
     );
   });
 });

@@ -262,6 +262,18 @@ describe('finishing what a killed switch left', () => {
     expect(tree(root)).toEqual({ 'new.html': 'new' });
     expect(readStamp(root)).toBe('S2');
   });
+
+  it('stops, and deletes nothing, when the staging of a journal cannot be listed', () => {
+    // Rolling forward without the staged files would delete the old pages and add none: a mix.
+    put('old.html', 'old');
+    killedAfterCommit(['old.html']);
+    fs.rmSync(path.join(state, 'pl.stage'), { recursive: true });
+    fs.writeFileSync(path.join(state, 'pl.stage'), 'not a folder');
+    expect(() => recoverOutput(root, trace)).toThrow(expect.objectContaining({ code: 'ENOTDIR' }));
+    expect(tree(root)).toEqual({ 'old.html': 'old' });
+    expect(readStamp(root)).toBeUndefined();
+    expect(fs.readdirSync(state).sort()).toEqual(['pl.journal', 'pl.stage']);
+  });
 });
 
 describe('a switch that fails', () => {
