@@ -139,6 +139,19 @@ describe('staging and commit', () => {
     expect(readStamp(root)).toBe('S1');
   });
 
+  it('switches in the files another thread wrote into the staging and recorded', () => {
+    // A render worker stages a chunk's pages itself; the switch moves what was recorded.
+    put('old.html', 'old');
+    const staging = openStaging(root, trace);
+    fs.mkdirSync(path.join(staging.dir, 'posts'), { recursive: true });
+    fs.writeFileSync(path.join(staging.dir, 'posts', 'a.html'), 'from a worker');
+    staging.recordStaged('posts/a.html');
+    staging.commit(['old.html'], 'S1');
+    expect(tree(root)).toEqual({ 'posts/a.html': 'from a worker' });
+    expect(steps).toContain('stage pl posts/a.html');
+    expect(readStamp(root)).toBe('S1');
+  });
+
   it('moves staged files onto a language folder on another file system', () => {
     // /dev/shm is a tmpfs: a rename from the staging folder there fails with EXDEV.
     const elsewhere = fs.mkdtempSync(path.join('/dev/shm', 'cms-switch-m-'));
