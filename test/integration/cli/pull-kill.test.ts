@@ -35,12 +35,12 @@ const KILLS: { readonly phase: string; readonly when: (run: readonly Entry[]) =>
       ),
   },
   {
-    phase: 'downloading media',
-    when: (run) => run.filter((r) => r.path.includes('/cms-content/uploads/')).length >= 5,
-  },
-  {
     phase: 'fetching revisions',
     when: (run) => run.filter((r) => r.path.endsWith('/revisions')).length >= 30,
+  },
+  {
+    phase: 'downloading media',
+    when: (run) => run.filter((r) => r.path.includes('/cms-content/uploads/')).length >= 5,
   },
   { phase: 'resolving embeds', when: (run) => run.some((r) => r.path.startsWith('/oembed/')) },
 ];
