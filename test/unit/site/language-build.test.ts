@@ -39,7 +39,12 @@ const { buildLanguage } = await import('../../../src/site/language-build.js');
 const store = {
   file: 'cache.sqlite',
   siteInfo: { get: () => ({ data: { home: 'http://127.0.0.1/pl/' } }) },
-  buildState: { topLevelNames: () => [], markWriting: () => undefined, record: () => undefined },
+  buildState: {
+    get: () => undefined,
+    topLevelNames: () => [],
+    markWriting: () => undefined,
+    record: () => undefined,
+  },
 };
 
 describe('buildLanguage', () => {
