@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../../src/store/index.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Store } from '../../../src/store/index.js';
 import { refreshDescendants } from '../../../src/sync/descendants-refresh.js';
 import type { CrawlItem } from '../../../src/sync/record-check.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import { useClockedStore } from '../../helpers/store/clocked-store.js';
 
 /**
  * The refresh of moved pages' children, against a real SQLite queue and a page tree given as
@@ -10,15 +10,11 @@ import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
  * queued for the next pull when a round dies.
  */
 describe('refreshDescendants (the children of moved pages, from the queue)', () => {
-  let temp: TempCache;
+  // A fresh cache per test, opened and closed by the shared fixture.
+  const fixture = useClockedStore();
   let store: Store;
   beforeEach(() => {
-    temp = tempCache();
-    store = openStore(temp.file);
-  });
-  afterEach(() => {
-    store.close();
-    temp.cleanup();
+    store = fixture.store;
   });
 
   const page = (id: number, parent: number): CrawlItem =>

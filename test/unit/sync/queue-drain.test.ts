@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../../src/store/index.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Store } from '../../../src/store/index.js';
 import { drainQueue, drainQueueReporting } from '../../../src/sync/queue-drain.js';
 import type { PullEvent } from '../../../src/sync/pull-summary.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import { useClockedStore } from '../../helpers/store/clocked-store.js';
 
 /**
  * The drain of a pull's queued work (revisions, assets) against a real SQLite queue: which ids
@@ -10,15 +10,11 @@ import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
  * a user sees.
  */
 describe('drainQueue (queued work of one language × collection)', () => {
-  let temp: TempCache;
+  // A fresh cache per test, opened and closed by the shared fixture.
+  const fixture = useClockedStore();
   let store: Store;
   beforeEach(() => {
-    temp = tempCache();
-    store = openStore(temp.file);
-  });
-  afterEach(() => {
-    store.close();
-    temp.cleanup();
+    store = fixture.store;
   });
 
   const range = (from: number, to: number) =>
