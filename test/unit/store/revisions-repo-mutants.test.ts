@@ -1,27 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Store } from '../../../src/store/index.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { contentHash, openStore } from '../../../src/store/index.js';
-import type { TempCache } from '../../helpers/temp-cache.js';
-import { tempCache } from '../../helpers/temp-cache.js';
 import { page, post } from '../../helpers/store/item-fixtures.js';
+import { useClockedStore } from '../../helpers/store/clocked-store.js';
 
 // Cases found by mutation testing (test/mutation/RESULTS.md): a revision is kept as fetched,
 // under the parent whose route it came from, and a re-pull says truthfully what changed.
 
-let temp: TempCache;
-let store: Store;
-let clock: Date;
+const cache = useClockedStore();
 beforeEach(() => {
-  temp = tempCache();
-  clock = new Date('2024-05-01T10:00:00.000Z');
-  store = openStore(temp.file, { now: () => clock });
-  store.items.upsertPage('pl', 'posts', [post(1), post(2)]);
-  store.items.upsertPage('pl', 'pages', [page(1)]);
-  store.items.upsertPage('es', 'posts', [post(1)]);
-});
-afterEach(() => {
-  store.close();
-  temp.cleanup();
+  cache.store.items.upsertPage('pl', 'posts', [post(1), post(2)]);
+  cache.store.items.upsertPage('pl', 'pages', [page(1)]);
+  cache.store.items.upsertPage('es', 'posts', [post(1)]);
 });
 
 describe('revisions: what is stored', () => {
@@ -34,8 +23,8 @@ describe('revisions: what is stored', () => {
       title: { rendered: 'Old title' },
       content: { rendered: '<p>old</p>' },
     };
-    store.revisions.upsertMany('pl', 'posts', 1, [revision]);
-    const stored = store.revisions.get('pl', 11);
+    cache.store.revisions.upsertMany('pl', 'posts', 1, [revision]);
+    const stored = cache.store.revisions.get('pl', 11);
     if (stored === undefined) throw new Error('revision 11 was not stored');
     expect(stored).toEqual({
       lang: 'pl',
@@ -51,38 +40,42 @@ describe('revisions: what is stored', () => {
   });
 
   it('stores null for an author or modified_gmt the site sent in another shape', () => {
-    store.revisions.upsertMany('pl', 'posts', 1, [
+    cache.store.revisions.upsertMany('pl', 'posts', 1, [
       { id: 11, author: '2', modified_gmt: 5 },
       { id: 12, author: 1.5 },
     ]);
-    expect(store.revisions.get('pl', 11)).toMatchObject({ author: null, modifiedGmt: null });
-    expect(store.revisions.get('pl', 12)).toMatchObject({ author: null, modifiedGmt: null });
+    expect(cache.store.revisions.get('pl', 11)).toMatchObject({ author: null, modifiedGmt: null });
+    expect(cache.store.revisions.get('pl', 12)).toMatchObject({ author: null, modifiedGmt: null });
   });
 
   it('files a revision under the parent of its route, whatever its JSON says', () => {
-    store.revisions.upsertMany('pl', 'posts', 2, [{ id: 11, parent: 1 }]);
-    expect(store.revisions.list('pl', 'posts', 2).map((revision) => revision.id)).toEqual([11]);
-    expect(store.revisions.list('pl', 'posts', 1)).toEqual([]);
+    cache.store.revisions.upsertMany('pl', 'posts', 2, [{ id: 11, parent: 1 }]);
+    expect(cache.store.revisions.list('pl', 'posts', 2).map((revision) => revision.id)).toEqual([
+      11,
+    ]);
+    expect(cache.store.revisions.list('pl', 'posts', 1)).toEqual([]);
   });
 
   it('is unknown (undefined) before it is stored, and apart per language', () => {
-    expect(store.revisions.get('pl', 11)).toBeUndefined();
-    store.revisions.upsertMany('es', 'posts', 1, [{ id: 11 }]);
-    expect(store.revisions.get('pl', 11)).toBeUndefined();
-    expect(store.revisions.get('es', 11)).toBeInstanceOf(Object);
-    expect(store.revisions.count('pl')).toBe(0);
-    expect(store.revisions.count('es')).toBe(1);
+    expect(cache.store.revisions.get('pl', 11)).toBeUndefined();
+    cache.store.revisions.upsertMany('es', 'posts', 1, [{ id: 11 }]);
+    expect(cache.store.revisions.get('pl', 11)).toBeUndefined();
+    expect(cache.store.revisions.get('es', 11)).toBeInstanceOf(Object);
+    expect(cache.store.revisions.count('pl')).toBe(0);
+    expect(cache.store.revisions.count('es')).toBe(1);
   });
 
   it('writes nothing when one revision of the page has no valid id', () => {
-    expect(() => store.revisions.upsertMany('pl', 'posts', 1, [{ id: 11 }, { id: 0 }])).toThrow();
-    expect(store.revisions.count('pl')).toBe(0);
+    expect(() =>
+      cache.store.revisions.upsertMany('pl', 'posts', 1, [{ id: 11 }, { id: 0 }]),
+    ).toThrow();
+    expect(cache.store.revisions.count('pl')).toBe(0);
   });
 });
 
 describe('revisions: outcomes of a re-pull', () => {
   it('counts created, updated and unchanged, in total and per revision', () => {
-    const first = store.revisions.upsertMany('pl', 'posts', 1, [{ id: 11 }, { id: 12 }]);
+    const first = cache.store.revisions.upsertMany('pl', 'posts', 1, [{ id: 11 }, { id: 12 }]);
     expect(first).toEqual({
       outcomes: [
         { id: 11, outcome: 'created', undeleted: false },
@@ -92,7 +85,7 @@ describe('revisions: outcomes of a re-pull', () => {
       updated: 0,
       unchanged: 0,
     });
-    const second = store.revisions.upsertMany('pl', 'posts', 1, [
+    const second = cache.store.revisions.upsertMany('pl', 'posts', 1, [
       { id: 11 },
       { id: 12, title: 'changed' },
       { id: 13 },
@@ -110,58 +103,66 @@ describe('revisions: outcomes of a re-pull', () => {
   });
 
   it('does not rewrite an unchanged revision (its fetch time stays)', () => {
-    store.revisions.upsertMany('pl', 'posts', 1, [{ id: 11 }]);
-    clock = new Date('2024-06-01T10:00:00.000Z');
-    store.revisions.upsertMany('pl', 'posts', 1, [{ id: 11 }]);
-    expect(store.revisions.get('pl', 11)?.fetchedAt).toBe('2024-05-01T10:00:00.000Z');
-    store.revisions.upsertMany('pl', 'posts', 1, [{ id: 11, title: 'new' }]);
-    expect(store.revisions.get('pl', 11)?.fetchedAt).toBe('2024-06-01T10:00:00.000Z');
+    cache.store.revisions.upsertMany('pl', 'posts', 1, [{ id: 11 }]);
+    cache.clock = new Date('2024-06-01T10:00:00.000Z');
+    cache.store.revisions.upsertMany('pl', 'posts', 1, [{ id: 11 }]);
+    expect(cache.store.revisions.get('pl', 11)?.fetchedAt).toBe('2024-05-01T10:00:00.000Z');
+    cache.store.revisions.upsertMany('pl', 'posts', 1, [{ id: 11, title: 'new' }]);
+    expect(cache.store.revisions.get('pl', 11)?.fetchedAt).toBe('2024-06-01T10:00:00.000Z');
   });
 
   it('moves a revision that comes back under another parent or parent type', () => {
-    store.revisions.upsertMany('pl', 'posts', 1, [{ id: 11 }]);
-    const moved = store.revisions.upsertMany('pl', 'posts', 2, [{ id: 11 }]);
+    cache.store.revisions.upsertMany('pl', 'posts', 1, [{ id: 11 }]);
+    const moved = cache.store.revisions.upsertMany('pl', 'posts', 2, [{ id: 11 }]);
     expect(moved.outcomes).toEqual([{ id: 11, outcome: 'updated', undeleted: false }]);
-    expect(store.revisions.list('pl', 'posts', 1)).toEqual([]);
-    expect(store.revisions.get('pl', 11)).toMatchObject({ parentType: 'posts', parentId: 2 });
+    expect(cache.store.revisions.list('pl', 'posts', 1)).toEqual([]);
+    expect(cache.store.revisions.get('pl', 11)).toMatchObject({ parentType: 'posts', parentId: 2 });
 
     // Same parent id, other parent type: a page 1 is not the post 1.
-    store.revisions.upsertMany('pl', 'posts', 1, [{ id: 11 }]);
-    const retyped = store.revisions.upsertMany('pl', 'pages', 1, [{ id: 11 }]);
+    cache.store.revisions.upsertMany('pl', 'posts', 1, [{ id: 11 }]);
+    const retyped = cache.store.revisions.upsertMany('pl', 'pages', 1, [{ id: 11 }]);
     expect(retyped.outcomes).toEqual([{ id: 11, outcome: 'updated', undeleted: false }]);
-    expect(store.revisions.get('pl', 11)).toMatchObject({ parentType: 'pages', parentId: 1 });
-    expect(store.revisions.list('pl', 'posts', 1)).toEqual([]);
-    expect(store.revisions.list('pl', 'pages', 1).map((revision) => revision.id)).toEqual([11]);
+    expect(cache.store.revisions.get('pl', 11)).toMatchObject({ parentType: 'pages', parentId: 1 });
+    expect(cache.store.revisions.list('pl', 'posts', 1)).toEqual([]);
+    expect(cache.store.revisions.list('pl', 'pages', 1).map((revision) => revision.id)).toEqual([
+      11,
+    ]);
   });
 });
 
 describe('revisions: listing', () => {
   it('lists newest first, ties by id descending, only the parent asked for', () => {
-    store.revisions.upsertMany('pl', 'posts', 1, [
+    cache.store.revisions.upsertMany('pl', 'posts', 1, [
       { id: 11, modified_gmt: '2024-01-01T00:00:00' },
       { id: 12, modified_gmt: '2024-03-01T00:00:00' },
       { id: 13, modified_gmt: '2024-01-01T00:00:00' },
     ]);
-    store.revisions.upsertMany('pl', 'posts', 2, [{ id: 21, modified_gmt: '2024-09-01T00:00:00' }]);
-    store.revisions.upsertMany('es', 'posts', 1, [{ id: 31, modified_gmt: '2024-09-01T00:00:00' }]);
-    expect(store.revisions.list('pl', 'posts', 1).map((revision) => revision.id)).toEqual([
+    cache.store.revisions.upsertMany('pl', 'posts', 2, [
+      { id: 21, modified_gmt: '2024-09-01T00:00:00' },
+    ]);
+    cache.store.revisions.upsertMany('es', 'posts', 1, [
+      { id: 31, modified_gmt: '2024-09-01T00:00:00' },
+    ]);
+    expect(cache.store.revisions.list('pl', 'posts', 1).map((revision) => revision.id)).toEqual([
       12, 13, 11,
     ]);
   });
 
   it('keeps revisions and autosaves apart', () => {
-    store.revisions.upsertMany('pl', 'posts', 1, [{ id: 11 }]);
-    store.autosaves.upsertMany('pl', 'posts', 1, [{ id: 41 }, { id: 42 }]);
-    expect(store.revisions.count('pl')).toBe(1);
-    expect(store.autosaves.count('pl')).toBe(2);
-    expect(store.autosaves.get('pl', 11)).toBeUndefined();
-    expect(store.autosaves.list('pl', 'posts', 1).map((autosave) => autosave.id)).toEqual([42, 41]);
+    cache.store.revisions.upsertMany('pl', 'posts', 1, [{ id: 11 }]);
+    cache.store.autosaves.upsertMany('pl', 'posts', 1, [{ id: 41 }, { id: 42 }]);
+    expect(cache.store.revisions.count('pl')).toBe(1);
+    expect(cache.store.autosaves.count('pl')).toBe(2);
+    expect(cache.store.autosaves.get('pl', 11)).toBeUndefined();
+    expect(cache.store.autosaves.list('pl', 'posts', 1).map((autosave) => autosave.id)).toEqual([
+      42, 41,
+    ]);
   });
 });
 
 describe('revisions: errors say what was being stored', () => {
   it('names the table a read-only cache refused to store into', () => {
-    const readonly = openStore(temp.file, { readonly: true });
+    const readonly = openStore(cache.temp.file, { readonly: true });
     try {
       expect(() => readonly.revisions.upsertMany('pl', 'posts', 1, [{ id: 11 }])).toThrow(
         /while storing revisions/,
