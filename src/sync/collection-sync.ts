@@ -142,7 +142,7 @@ export class CollectionSync {
         ...keysetQuery(cursor, this.#d.perPage),
       });
       previousKey = checkNotRepeated(list, cursor.page, previousKey);
-      if (cursor.page === 1 && this.#expected === undefined) this.#expected = list.total;
+      if (this.#expected === undefined) this.#expected = list.total;
       if (cursor.after === null && cursor.page === 1) this.#fullTotal = list.total;
       const { items, timestamps } = this.#check(list.records);
       let next: CrawlCursor = {

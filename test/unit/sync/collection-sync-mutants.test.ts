@@ -116,6 +116,31 @@ describe('CollectionSync: progress, queued work, history and restarts', () => {
     expect(seen.every((ids) => ids.length > 0)).toBe(true);
   });
 
+  it('stores the children a moved page brought in pages of per_page, each shown once to `onItems`', async () => {
+    const [top, ...children] = site.add(8, site.now - 100, 1);
+    Object.assign(top!, { slug: 'top' });
+    for (const [n, page] of children.entries())
+      Object.assign(page, { slug: `c${n}`, parent: top!.id });
+    await sync({ type: 'pages', perPage: 5 });
+    site.now += 10;
+    Object.assign(top!, { slug: 'moved' });
+    site.edit(top!.id);
+    const seen: number[][] = [];
+    const counters = await sync({
+      type: 'pages',
+      perPage: 5,
+      onItems: (items) => seen.push(items.map((item) => item.id)),
+    });
+    expect(counters).toMatchObject({ created: 0, updated: 8 });
+    // The crawl's page (the moved page, and the last second of the watermark read again),
+    // then its 7 children refetched by parent: 5, then 2.
+    expect(seen[0]).toContain(top!.id);
+    expect(seen.slice(1)).toEqual([
+      children.slice(0, 5).map((c) => c.id),
+      children.slice(5).map((c) => c.id),
+    ]);
+  });
+
   it('shows `onItems` nothing when a page brings no usable item', async () => {
     const [bad] = site.add(1, site.now - 100);
     site.replacements.set(bad!.id, { id: bad!.id, modified_gmt: 'yesterday' });
