@@ -300,6 +300,23 @@ describe('a switch that fails', () => {
     expect(fs.readdirSync(root)).toEqual(['page.html']);
   });
 
+  it('can still be discarded after a first build’s commit failed past moving its staging whole', () => {
+    // The stamp cannot be written (a folder holding a file is in its place): the commit fails
+    // after the staging became the language folder. The build then discards its staging, and
+    // must report the commit's error, not one of its own about a staging that is gone.
+    fs.mkdirSync(path.join(state, 'pl.stamp', 'in-the-way'), { recursive: true });
+    const staging = openStaging(root, trace);
+    staging.put('index.html', Buffer.from('new'));
+    expect(() => staging.commit([], 'S1')).toThrow();
+    expect(fs.existsSync(path.join(state, 'pl.stage'))).toBe(false);
+    expect(() => staging.discard()).not.toThrow();
+    // The journal stays: the next build finishes the switch once the stamp can be written.
+    fs.rmSync(path.join(state, 'pl.stamp'), { recursive: true });
+    recoverOutput(root, trace);
+    expect(tree(root)).toEqual({ 'index.html': 'new' });
+    expect(readStamp(root)).toBe('S1');
+  });
+
   it('closes every file it opens', () => {
     const open = () => fs.readdirSync('/proc/self/fd').length;
     put('a.html', 'a');
