@@ -74,6 +74,8 @@ describe('editApplied: does the site’s item already hold every field of the ed
   it('no when the edit names a slug and the item has none', () => {
     const site = { id: 7, status: 'publish' };
     expect(editApplied(edit(1, { slug: 'hello' }), site)).toBe(false);
+    // Whatever the slug's text: "undefined" is a slug like any other.
+    expect(editApplied(edit(1, { slug: 'undefined' }), site)).toBe(false);
   });
 });
 
