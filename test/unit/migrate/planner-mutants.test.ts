@@ -3,7 +3,12 @@
  * source item however it is shaped, the page order's tie-breaks, and the plan text's counts.
  */
 import { describe, expect, it } from 'vitest';
-import { formatPlan, planMigration, type SourceItem } from '../../../src/migrate/planner.js';
+import {
+  formatPlan,
+  orderParentsFirst,
+  planMigration,
+  type SourceItem,
+} from '../../../src/migrate/planner.js';
 
 const item = (
   type: SourceItem['type'],
@@ -93,6 +98,28 @@ describe('planMigration: what each step takes from its item', () => {
       none,
     );
     expect(plan.steps.map((step) => step.sourceId)).toEqual([8, 3, 9]);
+  });
+
+  it('orders siblings by menu order then id whatever order they come in; a menu order that is not a number is 0', () => {
+    const ordered = orderParentsFirst(
+      [
+        item('pages', 9, { parent: 0, menu_order: 0 }),
+        item('pages', 2, { parent: 0, menu_order: 3 }),
+        item('pages', 5, { parent: 0, menu_order: 'first' }),
+        item('pages', 3, { parent: 0 }),
+        item('pages', 4, { parent: 2 }),
+        item('pages', 1, { parent: 2 }),
+      ],
+      [],
+    );
+    expect(ordered.map(({ item: page, parent }) => [page.id, parent])).toEqual([
+      [3, 0],
+      [5, 0],
+      [9, 0],
+      [2, 0],
+      [1, 2],
+      [4, 2],
+    ]);
   });
 
   it('a page under a top-level page keeps that parent; only non-pages are flat', () => {
