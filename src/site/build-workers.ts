@@ -56,11 +56,12 @@ export const inProcessWorkers: BuildWorkers = {
  */
 export function startBuildWorkers(): BuildWorkers {
   const renderer = startWorkerCalls<StagedRenderInput, StagedRenderResult>(
-    new URL('./render-worker.js', import.meta.url),
+    // `../site/`: the same file from the bundled CLI (`dist/cli/`, scripts/bundle-cli.mjs).
+    new URL('../site/render-worker.js', import.meta.url),
   );
   // Graceful: a search worker stops its Pagefind process before it ends.
   const startSearcher = (): WorkerCalls<ShardRequest, Map<string, Uint8Array>> =>
-    startWorkerCalls(new URL('./search-worker.js', import.meta.url), { graceful: true });
+    startWorkerCalls(new URL('../site/search-worker.js', import.meta.url), { graceful: true });
   const searchers = [startSearcher()];
   const maxSearchers = Math.max(1, Math.min(2, os.availableParallelism()));
   return {

@@ -46,7 +46,8 @@ export function transformElsewhere(
     .filter(({ lang }) => store.transformed.countStale(lang, key) >= minStale);
   if (chosen.length === 0) return undefined;
   const worker = startWorkerCalls<TransformRequest, number>(
-    new URL('./transform-worker.js', import.meta.url),
+    // `../transform/`: the same file from the bundled CLI (`dist/cli/`, scripts/bundle-cli.mjs).
+    new URL('../transform/transform-worker.js', import.meta.url),
   );
   const done = (async () => {
     const transformed = new Map<string, number>();

@@ -1,13 +1,14 @@
 /**
  * The compiled CLI as the benchmarks run it: a child process of its own, so its time and memory
- * are not the benchmark's. `BENCH_CLI=<path to another build's main.js>` compares a build before
+ * are not the benchmark's: the package's `bin` (the bundled CLI). `BENCH_CLI=<path to another build's CLI>` compares a build before
  * and after a change.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const MAIN =
-  process.env['BENCH_CLI'] ?? fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+  process.env['BENCH_CLI'] ??
+  fileURLToPath(new URL('../../dist/cli/cms-mirror.js', import.meta.url));
 
 /** Runs `main.js ARGS`; resolves with its stdout and wall time, rejects on a non-zero exit. */
 export function runCompiledCli(

@@ -5,7 +5,7 @@
  * and output, a no-op run of the unchanged site, and a run after one post's title was edited
  * through the API.
  *   npm run build && npx tsx test/bench/run.bench.ts [postsPerLanguage=10000]
- * Each run is the compiled CLI (`node dist/cli/main.js`, what users run), so build first.
+ * Each run is the compiled CLI (`node dist/cli/cms-mirror.js`, what users run), so build first.
  * Wall times are the child's whole life, including Node start-up (about 0.5 s here); the
  * `pull`/`build` columns are the run's own figures.
  */

@@ -9,7 +9,7 @@
  * For each size: the reference site in its own process (`cms-mirror reference --posts N`, from
  * the sources through tsx; its heap limit raised to REFERENCE_HEAP_MB, so a 1,000,000-post seed
  * fits; its own peak RSS, the kernel's VmHWM, is reported apart and counted in no figure of
- * the client), then the commands of the COMPILED CLI (`node dist/cli/main.js`, what users run),
+ * the client), then the commands of the COMPILED CLI (`node dist/cli/cms-mirror.js`, what users run),
  * each a fresh process under `/usr/bin/time`, so the wall time and peak RSS are the command's
  * own: `pull` into a fresh cache, `build` into a fresh output, then `run` with nothing changed.
  * Credentials are given (edit context, every status); client pacing is off.
@@ -45,7 +45,8 @@ const REFERENCE_HEAP_MB = 8192;
 const LANG = 'pl';
 /** The compiled CLI measured; `SCALING_CLI=path/to/main.js` measures another build (A/B runs). */
 const MAIN =
-  process.env.SCALING_CLI ?? fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+  process.env.SCALING_CLI ??
+  fileURLToPath(new URL('../../dist/cli/cms-mirror.js', import.meta.url));
 
 interface Measured {
   wallSeconds: number;

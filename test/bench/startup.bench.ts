@@ -18,7 +18,7 @@ import { credentialEnv } from '../helpers/cli-args.js';
 
 const POSTS = Number(process.argv[2] ?? 10_000);
 const ROUNDS = Number(process.argv[3] ?? 7);
-const HERE = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const HERE = fileURLToPath(new URL('../../dist/cli/cms-mirror.js', import.meta.url));
 const CLIS = [HERE, ...(process.argv[4] ? [path.resolve(process.argv[4])] : [])];
 const TRACE = fileURLToPath(new URL('../helpers/trace-modules.mjs', import.meta.url));
 

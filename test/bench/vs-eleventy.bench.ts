@@ -7,7 +7,7 @@
  * eleventy-export.ts: the site's own rendered HTML bodies, a layout of about the theme's
  * weight, the home page paginated by 10 like the theme's with the default postsPerPage 10).
  * Then, alternately (the side that starts swaps each round), with both outputs removed before
- * each run: `node dist/cli/main.js build --force` and `eleventy` (the installed
+ * each run: `node dist/cli/cms-mirror.js build --force` and `eleventy` (the installed
  * @11ty/eleventy CLI) followed by `pagefind --site` (the installed Pagefind CLI). Each command
  * runs under GNU time with its process tree sampled (process-tree.ts): wall and CPU
  * (user+sys, the whole tree) of Eleventy + Pagefind are the sums of the two commands, their
@@ -28,7 +28,7 @@ const RUNS = Number(process.argv[3] ?? 3);
 const LANG = 'pl';
 const repo = (relative: string): string =>
   fileURLToPath(new URL(`../../${relative}`, import.meta.url));
-const MAIN = repo('dist/cli/main.js');
+const MAIN = repo('dist/cli/cms-mirror.js');
 const ELEVENTY = repo('node_modules/@11ty/eleventy/cmd.cjs');
 const PAGEFIND = repo('node_modules/.bin/pagefind');
 const THEME_ASSETS = repo('templates/assets');

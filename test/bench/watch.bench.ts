@@ -1,7 +1,7 @@
 /**
  * `cms-mirror watch --push`: from saving an edited checkout file to the rebuilt page on disk.
  * The reference site in its own process (`cms-mirror reference --posts N`); the compiled CLI
- * (`node dist/cli/main.js`, what users run) pulls and builds `pl` once (`run`), checks it out,
+ * (`node dist/cli/cms-mirror.js`, what users run) pulls and builds `pl` once (`run`), checks it out,
  * then `watch --push` runs as a child process. Each round saves one post's checkout file with
  * a new title and polls (every 5 ms) until the post's page under `output/pl/` shows it; the
  * time from the save to the `pushed:` and `rebuilt` lines of the watch is printed too.

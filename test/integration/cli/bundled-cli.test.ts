@@ -1,0 +1,69 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { credentialEnv, unpacedPipeline } from '../../helpers/cli-args.js';
+import { useSiteAndCache } from '../../helpers/mirror-fixture.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const TRACE = fileURLToPath(new URL('../../helpers/trace-modules.mjs', import.meta.url));
+const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  bin: Record<string, string>;
+};
+const BIN = join(ROOT, PACKAGE.bin['cms-mirror'] ?? 'missing');
+
+/**
+ * Start-up cost (issue 17): the command users run (the package's `bin`) is one bundled file,
+ * so a run does not make Node resolve, read and compile some 320 modules one by one. It must
+ * still do everything the compiled modules do: its workers (render, search) start from the
+ * files beside the compiled stages, and the theme and package.json are found. Runs the compiled
+ * output: `npm run build` first.
+ */
+describe('the bundled CLI', () => {
+  const fixture = useSiteAndCache({ posts: 20 });
+
+  function tracedBin(args: string[], traceFile: string): Promise<string[]> {
+    return new Promise((resolve, reject) => {
+      execFile(
+        process.execPath,
+        ['--import', TRACE, BIN, ...args],
+        {
+          env: {
+            ...process.env,
+            ...credentialEnv(fixture.site),
+            CMS_MIRROR_TRACE_MODULES: traceFile,
+          },
+          maxBuffer: 64 * 1024 * 1024,
+        },
+        (error, _stdout, stderr) => {
+          if (error) reject(new Error(`${args[0]} failed: ${stderr.slice(-2000)}`));
+          else resolve(readFileSync(traceFile, 'utf8').split('\n').filter(Boolean));
+        },
+      );
+    });
+  }
+
+  it('builds a site with its workers, and a no-op run loads the bundle and its externals only', async () => {
+    expect(existsSync(BIN), `${BIN} is missing: run "npm run build" first`).toBe(true);
+    const { site, temp } = fixture;
+    const out = join(temp.dir, 'output');
+    const run = [
+      ...['run', '--pipeline', unpacedPipeline(temp.dir), '--site', site.url, '--lang', 'pl,es'],
+      ...['--cache', temp.file, '--out', out, '--json'],
+    ];
+
+    // A first run renders (the render worker) and indexes (the search worker) every page.
+    await tracedBin(run, join(temp.dir, 'first.txt'));
+    expect(existsSync(join(out, 'pl', 'index.html'))).toBe(true);
+    const indexed = readdirSync(join(out, 'es', 'pagefind'), { recursive: true }).map(String);
+    expect(indexed.filter((file) => file.endsWith('pagefind.js'))).not.toEqual([]);
+
+    const noOp = await tracedBin(run, join(temp.dir, 'no-op.txt'));
+    const ours = noOp.filter((url) => url.startsWith('file://') && !url.includes('/node_modules/'));
+    expect(ours).toEqual([`file://${BIN}`]);
+    // better-sqlite3 (a native addon, left out of the bundle) and what it imports.
+    const packages = noOp.filter((url) => url.includes('/node_modules/'));
+    expect(packages.length, packages.join('\n')).toBeLessThan(10);
+  }, 180_000);
+});
