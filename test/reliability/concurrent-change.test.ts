@@ -18,8 +18,9 @@ const TYPES: readonly ContentType[] = ['posts', 'pages', 'media'];
  * process crawls it (slowed with latency so the crawl takes a while). The changes are made
  * from the test process through `site.control`, one to three after every collection page the
  * crawl asks for (chosen by a seeded RNG), all within one second of the site's clock. The
- * pull must finish cleanly; one more pull must then leave the cache equal to the site, with
- * every item the first pull stored and the site deleted since kept as a tombstone.
+ * pull must finish cleanly, and so must a second one during more changes; one more pull must
+ * then leave the cache equal to the site, with every item the first pull stored and the site
+ * deleted or trashed since kept as a tombstone.
  */
 describe('reliability: the site changes while a pull runs', () => {
   const fixture = useSiteAndCache({ ...SITE, faults: 'latency=3ms..12ms' }, 'cms-mirror-rel-');
@@ -73,15 +74,14 @@ describe('reliability: the site changes while a pull runs', () => {
     return `edit ${where}`;
   }
 
-  it('a pull during changes finishes, and one more pull leaves the cache equal to the site', async () => {
+  /**
+   * One `pull` child process while the site changes: one to three changes after every
+   * collection page the crawl asks for. Returns the changes made.
+   */
+  async function pullDuringChanges(rng: () => number, done: string[]): Promise<void> {
     const { site, temp } = fixture;
-    // Every change lands in one second, as edits on a busy site do: many of them after the
-    // crawl has read that second, so only the overlap at the watermark brings them in.
-    const frozen = new Date();
-    site.control.setClock(() => frozen);
-    const rng = createRng(SEED);
-    const done: string[] = [];
     const log = site.requests;
+    const before = done.length;
     const stop = onRequest(site, () => {
       const entry = log[log.length - 1]!;
       // Each page of a crawl (a collection list) is followed by one to three changes, made
@@ -103,8 +103,21 @@ describe('reliability: the site changes while a pull runs', () => {
       stop();
     }
     expect(run.code, run.stderr).toBe(0);
-    expect(done.length, 'changes made while the pull ran').toBeGreaterThan(10);
+    expect(done.length - before, 'changes made while the pull ran').toBeGreaterThan(10);
+  }
+
+  it('a pull during changes finishes, and one more pull leaves the cache equal to the site', async () => {
+    const { site, temp } = fixture;
+    // Every change lands in one second, as edits on a busy site do: many of them after the
+    // crawl has read that second, so only the overlap at the watermark brings them in.
+    const frozen = new Date();
+    site.control.setClock(() => frozen);
+    const rng = createRng(SEED);
+    const done: string[] = [];
+    await pullDuringChanges(rng, done);
     // Every item the first pull stored must stay: live, or a tombstone once it left the site.
+    // The second pull runs during changes too, so items stored live now leave the site while
+    // it runs: a pull that dropped their rows instead of keeping tombstones is seen.
     const first = openStore(temp.file, { readonly: true });
     let before;
     try {
@@ -112,9 +125,14 @@ describe('reliability: the site changes while a pull runs', () => {
     } finally {
       first.close();
     }
+    await pullDuringChanges(rng, done);
+    expect(
+      done.filter((line) => line.startsWith('delete ') || line.startsWith('trash ')).length,
+      'items that left the site',
+    ).toBeGreaterThan(0);
 
-    const second = await pull(settings());
-    expect(second.status).toBe('ok');
+    const last = await pull(settings());
+    expect(last.status).toBe('ok');
     const store = openStore(temp.file, { readonly: true });
     try {
       expect(store.checkIntegrity()).toEqual([]);
