@@ -44,7 +44,9 @@ const store = {
     topLevelNames: () => [],
     markWriting: () => undefined,
     record: () => undefined,
+    recordStaged: () => undefined,
   },
+  buildStaged: { clear: () => undefined },
 };
 
 describe('buildLanguage', () => {
