@@ -16,15 +16,41 @@ export interface ManifestFile {
   bytes: number;
 }
 
-export interface BuildManifest {
+/** What a manifest says besides its files. */
+export interface ManifestHeader {
   version: typeof MANIFEST_VERSION;
   /** `BUILD_VERSION` of the code that wrote it; another version re-renders everything. */
   buildVersion: string;
   templatesHash: string;
   /** Everything the output depended on, in one digest. */
   modelDigest: string;
+}
+
+export interface BuildManifest extends ManifestHeader {
   /** By file relative to the language root, forward slashes. */
   files: Record<string, ManifestFile>;
+}
+
+/**
+ * Where a build puts the rows of the files it makes, as it makes them: a `Map`, or the cache's
+ * staged rows (`stored-manifest.ts`), which keep a large site's manifest out of memory.
+ */
+export interface ManifestRows extends Iterable<[string, ManifestFile]> {
+  get(file: string): ManifestFile | undefined;
+  has(file: string): boolean;
+  /** `written`: the file's bytes were staged (else the file on disk is kept as it is). */
+  set(file: string, row: ManifestFile, written: boolean): unknown;
+}
+
+/**
+ * The last build's rows as a build reads them: one at a time, or all in path order. A `Map`,
+ * or the cache's rows read a lookup (or a page of rows) at a time (`stored-manifest.ts`).
+ */
+export interface RecordedFiles extends Iterable<[string, ManifestFile]> {
+  get(file: string): ManifestFile | undefined;
+  has(file: string): boolean;
+  keys(): Iterable<string>;
+  readonly size: number;
 }
 
 /** The files of a manifest already checked with `isCurrentManifest`, or none. */

@@ -15,22 +15,23 @@
 import { performance } from 'node:perf_hooks';
 import { ConfigError } from '../errors.js';
 import {
-  isCurrentManifest,
-  manifestFiles,
   MANIFEST_VERSION,
   type BuildManifest,
   type ManifestFile,
+  type ManifestHeader,
+  type ManifestRows,
 } from './build-manifest.js';
 import { isCurrent, keptPages, madeFiles, themePages } from './build-outputs.js';
 import { traceFromEnvironment, type BuildTrace } from './build-trace.js';
 import { inProcessWorkers, type BuildWorkers, type SearchBundles } from './build-workers.js';
 import { RENDER_CHUNK } from './chunked-render.js';
 import { layoutDigestOf } from './edit-plan.js';
-import { canSkipBuild, modelUnchanged, outputHoldsBuild, sameTheme } from './freshness.js';
-import { listOutputFiles, mergeResults, writeOutputs, type WriteResult } from './output-writer.js';
+import { modelUnchanged, pullChangedNothing, sameThemeAndFiles } from './freshness.js';
+import { knownOutput, type KnownBuild } from './known-output.js';
+import { mergeResults, writeOutputs, type WriteResult } from './output-writer.js';
 import { openStaging, recoverOutput, stampOf, type Staging } from './output-switch.js';
-import { filesByBundle, searchOutputs, staleShards } from './search-outputs.js';
-import { SEARCH_DIR } from './search-plan.js';
+import { filesByBundle, searchOutputs, staleShards, type BundleFiles } from './search-outputs.js';
+import { SEARCH_DIR, type SearchPlan } from './search-plan.js';
 import type { ChangeSet, SiteModel } from './site-model.js';
 import {
   BUILD_VERSION,
@@ -39,7 +40,8 @@ import {
   type PlanOptions,
   type SitePlan,
 } from './site-plan.js';
-import { renderPages, writeYielding, type KnownOutput } from './staged-writes.js';
+import { renderPages, writeYielding, type KnownOutput, type RowsTarget } from './staged-writes.js';
+import type { StoredRecord } from './stored-manifest.js';
 import { scanTemplates, type TemplatesScan } from './template-files.js';
 import { defaultTemplatesDir } from './templates-dir.js';
 
@@ -50,6 +52,12 @@ export interface BuildOptions extends Omit<PlanOptions, 'templatesHash'> {
   templatesDir?: string;
   /** The manifest the previous build of this language returned. @default none: a full build */
   previous?: BuildManifest;
+  /**
+   * The last build's record and this build's rows in the cache instead (`stored-manifest.ts`):
+   * no manifest is held in memory, `previous` and `filesOnDisk` are not used, and the report's
+   * manifest has no files (the caller records the staged rows: `recordStoredBuild`).
+   */
+  stored?: StoredRecord;
   /**
    * What the pull changed. When it changed nothing and the theme did not change, the build is
    * skipped without planning. @default unknown: the model's digest decides
@@ -104,7 +112,7 @@ export interface BuildReport {
   phases: BuildPhases;
   /** Nothing changed: nothing was planned, rendered or written. */
   skipped: boolean;
-  /** Save it and pass it as `previous` next time. */
+  /** Save it and pass it as `previous` next time (its files are empty with `stored`). */
   manifest: BuildManifest;
   /** Items left out (unsafe or colliding paths, non-public items given) and similar. */
   warnings: string[];
@@ -132,11 +140,11 @@ export async function buildFromModel(
   // A switch a killed build committed is finished first; its uncommitted staging is dropped.
   const trace = options.trace ?? traceFromEnvironment();
   recoverOutput(options.outDir, trace);
-  const { previous, known } = knownOutput(options);
+  const build = knownOutput(options);
+  const { previous, known } = build;
   const changed = options.changed;
-  const skipFacts = { previous, templatesHash: templates.hash, onDisk: known.onDisk, changed };
-  if (canSkipBuild(skipFacts)) return skippedReport(skipFacts.previous, started);
-  const intact = sameTheme(previous, templates.hash, known.onDisk);
+  const intact = sameThemeAndFiles(previous, templates.hash, known.before, known.onDisk);
+  if (intact && pullChangedNothing(changed)) return skippedReport(build, previous, started);
 
   const phases: BuildPhases = {
     scan: secondsSince(started),
@@ -145,61 +153,80 @@ export async function buildFromModel(
     search: 0,
     write: 0,
   };
-  const planStarted = performance.now();
-  const placed = placeSite(checkedModel, {
-    postsPerPage: options.postsPerPage,
-    feedSize: options.feedSize,
-    searchDocsPerShard: options.searchDocsPerShard,
-    search: options.search,
-    templatesHash: templates.hash,
-  });
-  // Pagefind indexes in its own process while the rest is planned, rendered and written.
-  const bundleFiles = filesByBundle(known.before);
-  const searchStarted = performance.now();
-  const searchFiles = workers
-    .indexShards(staleShards(placed.search, bundleFiles, known), placed.search.lang)
-    .then((files) => {
-      phases.search = secondsSince(searchStarted);
-      return files;
-    });
-  // Keep a rejection from going unhandled while the rest is awaited.
-  searchFiles.catch(() => undefined);
-
-  const plan = planPlaced(placed);
-  if (intact && !changed && modelUnchanged(previous, plan.modelDigest)) {
-    // Same digests, files intact: no bundle was stale, nothing is being indexed.
-    await searchFiles;
-    return { ...skippedReport(previous, started), warnings: plan.warnings };
-  }
-  phases.plan = secondsSince(planStarted);
-  // Every file goes to the staging area first; the output changes only at `commit`.
-  const staging = openStaging(options.outDir, trace);
+  // Every file goes to the staging area first; the output changes only at `commit`. Opened
+  // before indexing starts: each search bundle is staged as soon as it is built.
+  const staging = openStaging(options.outDir, trace, build.rows.listWritten);
+  let search: StreamedSearch | undefined;
   try {
+    const planStarted = performance.now();
+    const placed = placeSite(checkedModel, {
+      postsPerPage: options.postsPerPage,
+      feedSize: options.feedSize,
+      searchDocsPerShard: options.searchDocsPerShard,
+      search: options.search,
+      templatesHash: templates.hash,
+    });
+    // Pagefind indexes in its own process while the rest is planned, rendered and written.
+    search = indexAndStage({ workers, known, staging, rows: build.rows, phases }, placed.search);
+    const plan = planPlaced(placed);
+    if (intact && !changed && modelUnchanged(previous, plan.modelDigest)) {
+      // Same digests, files intact: no bundle was stale, nothing is being indexed.
+      await search.searchFiles;
+      staging.discard();
+      return { ...skippedReport(build, previous, started), warnings: plan.warnings };
+    }
+    phases.plan = secondsSince(planStarted);
     const run = { options, templatesDir, templates, plan, known, staging, workers, phases };
-    const written = await renderAndWrite(run, { searchFiles, bundleFiles });
+    const written = await renderAndWrite({ ...run, rows: build.rows }, search);
     const layout = { planned: plan.jobs.length, layoutDigest: layoutDigestOf(placed) };
-    return { ...committed(run, written, started), ...layout };
+    return { ...committed(run, written, started, build.stored), ...layout };
   } catch (error) {
+    search?.stop();
     staging.discard();
     throw error;
   }
 }
 
+/** The search index of a build, its bundles staged one by one as Pagefind returns them. */
+interface StreamedSearch {
+  searchFiles: Promise<SearchBundles>;
+  bundleFiles: BundleFiles;
+  /** The bundles staged as they came, and what staging each of them did. */
+  streamed: { indexes: Set<number>; results: WriteResult<ManifestRows>[] };
+  /** Stages nothing more (the build failed). */
+  stop(): void;
+}
+
 /**
- * The previous build, when the folder holds it (its stamp), and the files on disk: listed,
- * unless the caller knows them. Files of a folder no manifest describes are all stale unless
- * made again.
+ * Starts indexing the stale bundles; each is staged (`writeOutputs`) as soon as it is built,
+ * so that no bundle's files wait in memory for the pages or the other bundles.
  */
-function knownOutput(options: BuildOptions): {
-  previous: BuildManifest | undefined;
-  known: KnownOutput;
-} {
-  const given = isCurrentManifest(options.previous) ? options.previous : undefined;
-  const ours = given !== undefined && outputHoldsBuild(options.outDir, given);
-  const previous = ours ? given : undefined;
-  const onDisk = (ours ? options.filesOnDisk : undefined) ?? listOutputFiles(options.outDir);
-  const before = given !== undefined && !ours ? unknownFiles(onDisk) : manifestFiles(previous);
-  return { previous, known: { before, onDisk } };
+function indexAndStage(
+  run: Pick<BuildRun, 'workers' | 'known' | 'staging' | 'phases'> & { rows: RowsTarget },
+  search: SearchPlan,
+): StreamedSearch {
+  const { known, staging, rows } = run;
+  const bundleFiles = filesByBundle(known.before);
+  const streamed = { indexes: new Set<number>(), results: [] as WriteResult<ManifestRows>[] };
+  let stopped = false;
+  const dirs = new Map(search.shards.map((shard) => [shard.index, shard]));
+  const searchStarted = performance.now();
+  const searchFiles = run.workers
+    .indexShards(staleShards(search, bundleFiles, known), search.lang, (index, files) => {
+      const shard = dirs.get(index);
+      if (stopped || shard === undefined) return;
+      const outputs = [...files].map(([file, content]) => ({ file, input: shard.digest, content }));
+      const options = { removeStale: false, ...rows };
+      streamed.results.push(writeOutputs(staging, outputs, known.before, known.onDisk, options));
+      streamed.indexes.add(index);
+    })
+    .then((files) => {
+      run.phases.search = secondsSince(searchStarted);
+      return files;
+    });
+  // Keep a rejection from going unhandled while the rest is awaited.
+  searchFiles.catch(() => undefined);
+  return { searchFiles, bundleFiles, streamed, stop: () => (stopped = true) };
 }
 
 /** One build past its plan, with its staging open. */
@@ -212,10 +239,12 @@ export interface BuildRun {
   staging: Staging;
   workers: BuildWorkers;
   phases: BuildPhases;
+  /** Where the build's rows go. @default a `Map`, and the written files listed */
+  rows?: RowsTarget;
 }
 
 export interface StagedBuild {
-  written: WriteResult;
+  written: WriteResult<ManifestRows>;
   rendered: number;
   warnings: string[];
 }
@@ -225,17 +254,20 @@ export async function renderAndWrite(
   run: BuildRun,
   search: {
     searchFiles: Promise<SearchBundles>;
-    bundleFiles: Map<string, [string, ManifestFile][]>;
+    bundleFiles: BundleFiles;
+    /** Bundles staged as they were built (`indexAndStage`): not staged again. */
+    streamed?: { indexes: ReadonlySet<number>; results: readonly WriteResult<ManifestRows>[] };
   },
 ): Promise<StagedBuild> {
   const { plan, known, staging, phases } = run;
+  const rows = run.rows ?? { files: new Map<string, ManifestFile>(), listWritten: true };
   let mark = performance.now();
   const toRender = plan.jobs.filter((job) => !isCurrent(known, job.file, job.digest));
   const rendering = await renderPages(
     run.workers,
     { templatesDir: run.templatesDir, global: plan.global, outDir: run.options.outDir },
     toRender,
-    { ...known, staging, chunkSize: run.options.renderChunkSize ?? RENDER_CHUNK },
+    { ...known, ...rows, staging, chunkSize: run.options.renderChunkSize ?? RENDER_CHUNK },
   );
   const warnings = [...plan.warnings, ...rendering.warnings];
   const outputs = [
@@ -248,41 +280,54 @@ export async function renderAndWrite(
   // Pages are written while Pagefind may still be indexing; its bundles go last.
   const pagesWritten = mergeResults(
     rendering.staged,
-    await writeYielding(staging, outputs, known, rendering.staged.files),
+    await writeYielding(staging, outputs, known, rows),
   );
   const rebuilt = await search.searchFiles;
+  // A bundle staged as it came is made, not kept: no files of its own are left to stage.
+  for (const index of search.streamed?.indexes ?? []) rebuilt.set(index, new Map());
   const searchWritten = writeOutputs(
     staging,
     searchOutputs(plan.search, rebuilt, search.bundleFiles),
     known.before,
     known.onDisk,
-    { removeStale: true, alsoProduced: pagesWritten.files },
+    { removeStale: true, alsoProduced: pagesWritten.files, ...rows },
   );
   // Writing overlaps the search index; this is the wall time from rendered to written.
   phases.write = secondsSince(mark);
   return {
-    written: mergeResults(pagesWritten, searchWritten),
+    written: mergeResults(pagesWritten, ...(search.streamed?.results ?? []), searchWritten),
     rendered: rendering.rendered,
     warnings,
   };
 }
 
-/** Commits the staged files (the switch) and reports. */
-function committed(run: BuildRun, staged: StagedBuild, started: number): BuildReport {
+/**
+ * Commits the staged files (the switch) and reports. With the rows in the cache, the switch
+ * reads the staged files from there and the report's manifest has no files.
+ */
+function committed(
+  run: BuildRun,
+  staged: StagedBuild,
+  started: number,
+  stored: StoredRecord | undefined,
+): BuildReport {
   const { written } = staged;
-  const manifest: BuildManifest = {
+  const header: ManifestHeader = {
     version: MANIFEST_VERSION,
     buildVersion: BUILD_VERSION,
     templatesHash: run.templates.hash,
     modelDigest: run.plan.modelDigest,
-    files: Object.fromEntries(written.files),
   };
-  run.staging.commit(written.removedFiles, stampOf(manifest));
+  const manifest: BuildManifest = {
+    ...header,
+    files: stored ? {} : Object.fromEntries(written.files),
+  };
+  run.staging.commit(written.removedFiles, stampOf(header), stored?.made.written());
   return {
     written: written.written,
     unchanged: written.unchanged,
     removed: written.removed,
-    pages: countPages(manifest),
+    pages: countPages([...pathsOf(written.files)]),
     rendered: staged.rendered,
     seconds: secondsSince(started),
     phases: run.phases,
@@ -292,11 +337,6 @@ function committed(run: BuildRun, staged: StagedBuild, started: number): BuildRe
     writtenFiles: written.writtenFiles,
     removedFiles: written.removedFiles,
   };
-}
-
-/** Every file of a folder no manifest describes, as a previous output nothing is known of. */
-function unknownFiles(onDisk: ReadonlySet<string>): Map<string, ManifestFile> {
-  return new Map([...onDisk].map((file) => [file, { hash: '', input: '', bytes: 0 }]));
 }
 
 export function withCheckedPublicUrl(model: SiteModel): SiteModel {
@@ -323,23 +363,31 @@ export function withCheckedPublicUrl(model: SiteModel): SiteModel {
     : { ...model, site: { ...model.site, publicUrl: url.href } };
 }
 
-function countPages(manifest: BuildManifest): number {
-  return Object.keys(manifest.files).filter(
-    (file) => file.endsWith('.html') && !file.startsWith(`${SEARCH_DIR}/`),
-  ).length;
+/** HTML pages among the files, search bundles aside. */
+function countPages(files: Iterable<string>): number {
+  let pages = 0;
+  for (const file of files)
+    if (file.endsWith('.html') && !file.startsWith(`${SEARCH_DIR}/`)) pages++;
+  return pages;
 }
 
-function skippedReport(previous: BuildManifest, started: number): BuildReport {
+function* pathsOf(rows: Iterable<[string, unknown]>): Generator<string> {
+  for (const [file] of rows) yield file;
+}
+
+/** A build that changed nothing: the last build's record stands. */
+function skippedReport(build: KnownBuild, previous: ManifestHeader, started: number): BuildReport {
+  const { before } = build.known;
   return {
     written: 0,
-    unchanged: Object.keys(previous.files).length,
+    unchanged: before.size,
     removed: 0,
-    pages: countPages(previous),
+    pages: countPages(before.keys()),
     rendered: 0,
     seconds: secondsSince(started),
     phases: { scan: secondsSince(started), plan: 0, render: 0, search: 0, write: 0 },
     skipped: true,
-    manifest: previous,
+    manifest: build.manifest ?? { ...previous, files: {} },
     warnings: [],
     writtenFiles: [],
     removedFiles: [],

@@ -13,13 +13,23 @@ import { oneAtATime } from './one-at-a-time.js';
 import { buildSearchShard, type ShardRequest } from './search-index.js';
 import type { SearchShard } from './search-plan.js';
 
-/** The files of each rebuilt search bundle, by shard index. */
+/**
+ * The files of each rebuilt search bundle, by shard index (none for a bundle handed to the
+ * caller's `onBundle` as it was built).
+ */
 export type SearchBundles = Map<number, Map<string, Uint8Array>>;
+
+/** Takes a bundle's files as soon as it is built, so that no bundle waits for the others. */
+export type OnBundle = (index: number, files: Map<string, Uint8Array>) => void;
 
 export interface BuildWorkers {
   /** Renders a chunk of pages and stages them (`page-staging.ts`). */
   render(input: StagedRenderInput): Promise<StagedRenderResult>;
-  indexShards(shards: readonly SearchShard[], lang: string): Promise<SearchBundles>;
+  indexShards(
+    shards: readonly SearchShard[],
+    lang: string,
+    onBundle?: OnBundle,
+  ): Promise<SearchBundles>;
   /**
    * Has the renderer run the theme once with no pages while this thread reads the cache: the
    * first Eleventy run of a thread costs ~0.15 s more than later ones (code loaded and
@@ -39,10 +49,11 @@ const BUNDLES_PER_PROCESS = 2;
 /** Everything on this thread, one Pagefind process (Eleventy stays loaded in the process). */
 export const inProcessWorkers: BuildWorkers = {
   render: oneAtATime(renderAndStage),
-  indexShards: (shards, lang) =>
+  indexShards: (shards, lang, onBundle) =>
     drain(
       shards,
       Array.from({ length: BUNDLES_PER_PROCESS }, () => (shard) => buildSearchShard(shard, lang)),
+      onBundle,
     ),
   // On this thread a warm-up would only delay what this thread does next.
   warmUp: () => undefined,
@@ -70,7 +81,7 @@ export function startBuildWorkers(): BuildWorkers {
       // Whatever fails here fails again, reported, in the build's own render.
       renderer.call(warmUpInput(templatesDir)).catch(() => undefined);
     },
-    indexShards(shards, lang) {
+    indexShards(shards, lang, onBundle) {
       while (searchers.length < Math.min(maxSearchers, shards.length)) {
         searchers.push(startSearcher());
       }
@@ -78,6 +89,7 @@ export function startBuildWorkers(): BuildWorkers {
       return drain(
         shards,
         searchers.map((searcher) => (shard) => searcher.call({ shard: plainShard(shard), lang })),
+        onBundle,
       );
     },
     async close() {
@@ -155,13 +167,17 @@ type Lane = (shard: SearchShard) => Promise<Map<string, Uint8Array>>;
 async function drain(
   shards: readonly SearchShard[],
   lanes: readonly Lane[],
+  onBundle?: OnBundle,
 ): Promise<SearchBundles> {
   const queue = [...shards];
   const built: SearchBundles = new Map();
   await Promise.all(
     lanes.map(async (lane) => {
-      for (let shard = queue.shift(); shard; shard = queue.shift())
-        built.set(shard.index, await lane(shard));
+      for (let shard = queue.shift(); shard; shard = queue.shift()) {
+        const files = await lane(shard);
+        if (onBundle === undefined) built.set(shard.index, files);
+        else onBundle(shard.index, files);
+      }
     }),
   );
   return built;

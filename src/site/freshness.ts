@@ -13,7 +13,12 @@
  */
 import fs from 'node:fs';
 import type { SavedState } from '../store/build-state-repo.js';
-import { MANIFEST_VERSION, type BuildManifest } from './build-manifest.js';
+import {
+  MANIFEST_VERSION,
+  type BuildManifest,
+  type ManifestHeader,
+  type RecordedFiles,
+} from './build-manifest.js';
 import { readStamp, stampOf } from './output-switch.js';
 import { BUILD_VERSION } from './site-plan.js';
 import type { ChangeSet } from './site-model.js';
@@ -75,11 +80,11 @@ export function languageUnchanged(
  * caller is a run that pulled (a plain `build` lists every file and restores what is gone), and
  * nothing forces a full build. The caller also checks `topLevelIntact`.
  */
-export function mayTrustRecord(
-  previous: BuildManifest | undefined,
+export function mayTrustRecord<Manifest extends ManifestHeader>(
+  previous: Manifest | undefined,
   state: SavedState | undefined,
   run: { force: boolean; pulled: boolean },
-): previous is BuildManifest {
+): previous is Manifest {
   return previous !== undefined && !run.force && run.pulled && state?.writingSince === null;
 }
 
@@ -129,6 +134,23 @@ export function sameTheme(
   );
 }
 
+/**
+ * `sameTheme` for a record read a row at a time (`RecordedFiles`): the folder holds
+ * `previous`, with the same theme, and every recorded file is on disk (not walked when the
+ * record itself stands for the files on disk).
+ */
+export function sameThemeAndFiles(
+  previous: ManifestHeader | undefined,
+  templatesHash: string,
+  before: RecordedFiles,
+  onDisk: { has(file: string): boolean },
+): previous is ManifestHeader {
+  if (previous === undefined || previous.templatesHash !== templatesHash) return false;
+  if (onDisk === before) return true;
+  for (const file of before.keys()) if (!onDisk.has(file)) return false;
+  return true;
+}
+
 /** The pull says nothing of the language changed (undefined: nobody counted). */
 export function pullChangedNothing(changed: ChangeSet | undefined): boolean {
   return changed !== undefined && changed.items === 0 && !changed.site;
@@ -152,6 +174,6 @@ export function canSkipBuild(facts: {
 }
 
 /** After planning, with nobody's count of changes: the plan digests as the last build's did. */
-export function modelUnchanged(previous: BuildManifest, modelDigest: string): boolean {
+export function modelUnchanged(previous: ManifestHeader, modelDigest: string): boolean {
   return previous.modelDigest === modelDigest;
 }

@@ -6,7 +6,6 @@ import path from 'node:path';
 import type { Settings } from '../config/settings.js';
 import type { Store } from '../store/index.js';
 import { transformKey } from '../transform/index.js';
-import { isCurrentManifest } from './build-manifest.js';
 import { buildFromModel, type BuildReport } from './build-site.js';
 import type { LanguageBuild } from './build-summary.js';
 import type { BuildTrace } from './build-trace.js';
@@ -21,6 +20,7 @@ import {
 import { buildEditedLanguage } from './edit-language.js';
 import { modelFromStore, type ModelFromStore } from './model-from-store.js';
 import type { PreparedLanguage } from './prepare-languages.js';
+import { currentHeader, recordStoredBuild, storedRecord } from './stored-manifest.js';
 
 export interface LanguageJob {
   lang: string;
@@ -73,8 +73,8 @@ export async function buildLanguage(
       ...edited.report.warnings,
     ]);
   }
-  const saved = store.buildState.get(lang);
-  const previous = isCurrentManifest(saved?.manifest) ? saved.manifest : undefined;
+  // The last build's rows stay in the cache: looked up file by file (`stored-manifest.ts`).
+  const previous = currentHeader(state);
   // The record says which files are on disk when the last build completed and its directories
   // are still there; otherwise (interrupted, deleted by hand, forced) every file is listed.
   const trusted =
@@ -90,25 +90,18 @@ export async function buildLanguage(
   const report = await buildFromModel(built, {
     outDir,
     ...(settings.templates ? { templatesDir: settings.templates } : {}),
-    ...(previous && !options.force ? { previous } : {}),
-    ...(trusted && previous ? { filesOnDisk: new Set(Object.keys(previous.files)) } : {}),
+    stored: storedRecord(store, lang, options.force ? undefined : previous, trusted),
     postsPerPage: settings.build.postsPerPage,
     workers: job.workers(),
     trace: options.trace,
   });
-  store.buildState.record(
-    lang,
-    report.manifest,
-    {
-      siteDigest,
-      sourcesAt: job.sourcesAt,
-      transformVersion: transformKey(settings.transform),
-      pathsDigest: prepared.pathsDigest,
-      ...(report.layoutDigest !== undefined ? { layoutDigest: report.layoutDigest } : {}),
-    },
-    // What `get` read at the start: nothing else writes this language's record meanwhile.
-    previous?.files,
-  );
+  recordStoredBuild(store, lang, report, {
+    siteDigest,
+    sourcesAt: job.sourcesAt,
+    transformVersion: transformKey(settings.transform),
+    pathsDigest: prepared.pathsDigest,
+    ...(report.layoutDigest !== undefined ? { layoutDigest: report.layoutDigest } : {}),
+  });
   options.onLine?.(
     report.skipped
       ? `${lang}: nothing changed since the last build, skipped`

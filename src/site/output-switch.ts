@@ -122,14 +122,25 @@ export interface Staging {
   put(file: string, bytes: Uint8Array): void;
   /** Records `file` (relative to the root) as staged by another thread, written into `dir`. */
   recordStaged(file: string): void;
-  /** The commit point, then the switch: the staged files replace the output, `removed` go. */
-  commit(removed: readonly string[], stamp: string): void;
+  /**
+   * The commit point, then the switch: the staged files replace the output, `removed` go.
+   * `staged` lists the staged files when the staging kept no list of its own (`openStaging`).
+   */
+  commit(removed: readonly string[], stamp: string, staged?: Iterable<string>): void;
   /** Deletes what was staged (a failed build): the output stays as it was. */
   discard(): void;
 }
 
-/** Recovers `root` (see `recoverOutput`), then opens an empty staging directory for it. */
-export function openStaging(root: string, trace: BuildTrace = traceFromEnvironment()): Staging {
+/**
+ * Recovers `root` (see `recoverOutput`), then opens an empty staging directory for it. With
+ * `keepList` false it keeps no list of what was staged (a large build lists it from the cache,
+ * or the switch reads the staging directory back).
+ */
+export function openStaging(
+  root: string,
+  trace: BuildTrace = traceFromEnvironment(),
+  keepList = true,
+): Staging {
   recoverOutput(root, trace);
   const paths = statePaths(root);
   const base = path.resolve(root);
@@ -152,18 +163,18 @@ export function openStaging(root: string, trace: BuildTrace = traceFromEnvironme
         made.add(directory);
       }
       fs.writeFileSync(target, bytes);
-      stagedList.add(relative);
+      if (keepList) stagedList.add(relative);
       trace(`stage ${name} ${file}`);
     },
     recordStaged(file) {
-      stagedList.add(relativeOf(file));
+      if (keepList) stagedList.add(relativeOf(file));
       trace(`stage ${name} ${file}`);
     },
-    commit(removed, stamp) {
+    commit(removed, stamp, staged) {
       const journal: Journal = { removed: [...removed], stamp };
       writeDurably(paths.journal, JSON.stringify(journal));
       trace(`commit ${name}`);
-      applySwitch(base, paths, journal, trace, [...stagedList]);
+      applySwitch(base, paths, journal, trace, staged ?? (keepList ? stagedList : undefined));
     },
     discard() {
       fs.rmSync(paths.stage, { recursive: true, force: true });
@@ -180,7 +191,7 @@ function applySwitch(
   paths: StatePaths,
   journal: Journal,
   trace: BuildTrace,
-  staged?: readonly string[],
+  staged?: Iterable<string>,
 ): void {
   const base = path.resolve(root);
   const name = path.basename(base);
@@ -234,7 +245,7 @@ function moveWholeStage(base: string, stage: string): boolean {
 function switchFiles(
   base: string,
   stage: string,
-  files: readonly string[],
+  files: Iterable<string>,
   moved: (step: string) => void,
 ): void {
   fs.mkdirSync(base, { recursive: true });

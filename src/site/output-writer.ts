@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UnsafePathError } from '../errors.js';
-import type { ManifestFile } from './build-manifest.js';
+import type { ManifestFile, ManifestRows, RecordedFiles } from './build-manifest.js';
 import { sha256 } from './digest.js';
 import type { Staging } from './output-switch.js';
 import { safeRelativeFile } from './safe-output-path.js';
@@ -25,15 +25,21 @@ export interface OutputSpec {
   content?: OutputContent | (() => OutputContent);
 }
 
-export interface WriteResult {
+/** What staging some outputs did; `Rows` is where their rows went (`WriteOptions.files`). */
+export interface WriteResult<Rows extends ManifestRows = Map<string, ManifestFile>> {
   written: number;
   unchanged: number;
   removed: number;
-  /** Files written, relative to the root (for reports and tests). */
+  /** Files written, relative to the root (for reports and tests; see `listWritten`). */
   writtenFiles: string[];
   removedFiles: string[];
-  /** The manifest entries of every output. */
-  files: Map<string, ManifestFile>;
+  /** The manifest entries of every output (`WriteOptions.files`, else a `Map` of its own). */
+  files: Rows;
+}
+
+/** Which files are on disk: a listed set, or the last build's record when it can be trusted. */
+export interface FilesOnDisk {
+  has(file: string): boolean;
 }
 
 /** The temporary file of a replacing write by versions before staging (`{target}.{pid}.tmp`). */
@@ -67,11 +73,18 @@ export function listOutputFiles(root: string): Set<string> {
   return files;
 }
 
-export interface WriteOptions {
+export interface WriteOptions<Rows extends ManifestRows = Map<string, ManifestFile>> {
   /** List the previous build's files that are not produced, in `removedFiles`. @default true */
   removeStale?: boolean;
   /** Files an earlier call of the same build produced: not stale, and not produced twice. */
-  alsoProduced?: ReadonlyMap<string, ManifestFile>;
+  alsoProduced?: { has(file: string): boolean };
+  /**
+   * Where the rows of the outputs go; several calls of one build may share it (the cache's
+   * staged rows keep a large site's manifest out of memory). @default a new `Map`
+   */
+  files?: Rows;
+  /** List the written files in `writtenFiles` (a large build does not). @default true */
+  listWritten?: boolean;
 }
 
 /**
@@ -79,15 +92,29 @@ export interface WriteOptions {
  * (pages first, then the search bundles); the last call lists the stale files, told what the
  * earlier calls produced. Nothing under the root changes until `staging.commit`.
  */
+export function writeOutputs<Rows extends ManifestRows>(
+  staging: Staging,
+  outputs: readonly OutputSpec[],
+  previous: RecordedFiles,
+  onDisk: FilesOnDisk,
+  options: WriteOptions<Rows> & { files: Rows },
+): WriteResult<Rows>;
 export function writeOutputs(
   staging: Staging,
   outputs: readonly OutputSpec[],
-  previous: ReadonlyMap<string, ManifestFile>,
-  onDisk: ReadonlySet<string>,
-  options: WriteOptions = {},
-): WriteResult {
-  const alsoProduced = options.alsoProduced ?? new Map<string, ManifestFile>();
-  const result = emptyResult();
+  previous: RecordedFiles,
+  onDisk: FilesOnDisk,
+  options?: WriteOptions,
+): WriteResult;
+export function writeOutputs<Rows extends ManifestRows>(
+  staging: Staging,
+  outputs: readonly OutputSpec[],
+  previous: RecordedFiles,
+  onDisk: FilesOnDisk,
+  options: WriteOptions<Rows> = {},
+): WriteResult<Rows> {
+  const alsoProduced = options.alsoProduced ?? new Set<string>();
+  const result = emptyResult<Rows>(options.files);
   for (const output of outputs) {
     if (result.files.has(output.file))
       throw new Error(`Internal error: ${output.file} is produced twice.`);
@@ -96,7 +123,7 @@ export function writeOutputs(
       if (before === undefined || !onDisk.has(output.file)) {
         throw new Error(`Internal error: ${output.file} kept but not on disk.`);
       }
-      result.files.set(output.file, { ...before, input: output.input });
+      result.files.set(output.file, { ...before, input: output.input }, false);
       result.unchanged++;
       continue;
     }
@@ -104,14 +131,16 @@ export function writeOutputs(
     const raw = typeof output.content === 'function' ? output.content() : output.content;
     const bytes = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
     const hash = sha256(bytes);
-    result.files.set(output.file, { hash, input: output.input, bytes: bytes.byteLength });
+    const row = { hash, input: output.input, bytes: bytes.byteLength };
     if (before?.hash === hash && onDisk.has(output.file)) {
+      result.files.set(output.file, row, false);
       result.unchanged++;
       continue;
     }
     staging.put(output.file, bytes);
+    result.files.set(output.file, row, true);
     result.written++;
-    result.writtenFiles.push(output.file);
+    if (options.listWritten !== false) result.writtenFiles.push(output.file);
   }
 
   if (options.removeStale === false) return result;
@@ -135,27 +164,35 @@ function isSafe(root: string, file: string): boolean {
   }
 }
 
-function emptyResult(): WriteResult {
+/** An empty result whose rows go to `files`, or to a new `Map` (the default `Rows`). */
+function emptyResult<Rows extends ManifestRows>(files?: Rows): WriteResult<Rows> {
   return {
     written: 0,
     unchanged: 0,
     removed: 0,
     writtenFiles: [],
     removedFiles: [],
-    files: new Map(),
+    files: files ?? (new Map<string, ManifestFile>() as ManifestRows as Rows),
   };
 }
 
-/** The results of several `writeOutputs` calls of one build, as one. */
-export function mergeResults(...results: readonly WriteResult[]): WriteResult {
-  const merged = emptyResult();
+/**
+ * The results of several `writeOutputs` calls of one build, as one. Calls that shared their
+ * rows (`WriteOptions.files`) share them with the result; other rows are copied.
+ */
+export function mergeResults<Rows extends ManifestRows = Map<string, ManifestFile>>(
+  ...results: readonly WriteResult<Rows>[]
+): WriteResult<Rows> {
+  const shared = results[0]?.files;
+  const same = shared !== undefined && results.every((result) => result.files === shared);
+  const merged = emptyResult<Rows>(same ? shared : undefined);
   for (const result of results) {
     merged.written += result.written;
     merged.unchanged += result.unchanged;
     merged.removed += result.removed;
     merged.writtenFiles.push(...result.writtenFiles);
     merged.removedFiles.push(...result.removedFiles);
-    for (const [file, entry] of result.files) merged.files.set(file, entry);
+    if (!same) for (const [file, entry] of result.files) merged.files.set(file, entry, false);
   }
   return merged;
 }

@@ -2,16 +2,26 @@
  * The search index in a build: which bundles are stale (re-indexed by Pagefind while the pages
  * render), and the files the build writes for each bundle once indexing is done.
  */
-import type { ManifestFile } from './build-manifest.js';
+import type { ManifestFile, RecordedFiles } from './build-manifest.js';
 import type { SearchBundles } from './build-workers.js';
 import type { OutputSpec } from './output-writer.js';
 import { SEARCH_DIR, type SearchPlan, type SearchShard } from './search-plan.js';
 import type { KnownOutput } from './staged-writes.js';
 
-/** The previous build's search files by bundle directory (`pagefind/s0`). */
+/** The previous build's search files of a bundle, by its directory (`pagefind/s0`). */
+export interface BundleFiles {
+  get(dir: string): readonly [string, ManifestFile][] | undefined;
+}
+
+/**
+ * The previous build's search files by bundle directory (`pagefind/s0`): looked up bundle by
+ * bundle when the rows are the cache's (`RecordedRows.under`), else grouped once.
+ */
 export function filesByBundle(
-  before: ReadonlyMap<string, ManifestFile>,
-): Map<string, [string, ManifestFile][]> {
+  before: RecordedFiles & { under?: (dir: string) => [string, ManifestFile][] },
+): BundleFiles {
+  const { under } = before;
+  if (under !== undefined) return { get: (dir) => under.call(before, `${dir}/`) };
   const bundles = new Map<string, [string, ManifestFile][]>();
   const prefix = `${SEARCH_DIR}/`;
   for (const [file, entry] of before) {
@@ -29,7 +39,7 @@ export function filesByBundle(
 /** Bundles whose documents changed, or whose files are not all on disk. */
 export function staleShards(
   search: SearchPlan,
-  bundleFiles: ReadonlyMap<string, readonly [string, ManifestFile][]>,
+  bundleFiles: BundleFiles,
   known: KnownOutput,
 ): SearchShard[] {
   return search.shards.filter(
@@ -40,7 +50,7 @@ export function staleShards(
 function shardIsCurrent(
   shard: SearchShard,
   files: readonly [string, ManifestFile][],
-  onDisk: ReadonlySet<string>,
+  onDisk: KnownOutput['onDisk'],
 ): boolean {
   if (files.length === 0) return false;
   return files.every(([file, entry]) => entry.input === shard.digest && onDisk.has(file));
@@ -50,7 +60,7 @@ function shardIsCurrent(
 export function searchOutputs(
   search: SearchPlan,
   rebuilt: SearchBundles,
-  bundleFiles: ReadonlyMap<string, readonly [string, ManifestFile][]>,
+  bundleFiles: BundleFiles,
 ): OutputSpec[] {
   const outputs: OutputSpec[] = [];
   for (const shard of search.shards) {

@@ -2,19 +2,32 @@
  * Writing a build's files to its staging area: in chunks between turns of the event loop, and
  * the rendered pages chunk by chunk as they come back from the render worker.
  */
-import type { ManifestFile } from './build-manifest.js';
+import type { ManifestRows, RecordedFiles } from './build-manifest.js';
 import type { BuildWorkers } from './build-workers.js';
 import { renderInChunks } from './chunked-render.js';
 import type { RenderInput } from './eleventy-renderer.js';
-import { mergeResults, writeOutputs, type OutputSpec, type WriteResult } from './output-writer.js';
+import {
+  mergeResults,
+  writeOutputs,
+  type FilesOnDisk,
+  type OutputSpec,
+  type WriteResult,
+} from './output-writer.js';
 import type { StagedPage, StageTarget } from './page-staging.js';
 import type { Staging } from './output-switch.js';
 import type { PlannedJob } from './site-plan.js';
 
 /** What the output holds before this build: the last build's files and those on disk. */
 export interface KnownOutput {
-  readonly before: ReadonlyMap<string, ManifestFile>;
-  readonly onDisk: ReadonlySet<string>;
+  readonly before: RecordedFiles;
+  readonly onDisk: FilesOnDisk;
+}
+
+/** Where a build's rows go as its files are staged (one for the whole build), and whether to list them. */
+export interface RowsTarget {
+  readonly files: ManifestRows;
+  /** List the written files in `writtenFiles` (a large build does not). */
+  readonly listWritten: boolean;
 }
 
 /**
@@ -28,30 +41,31 @@ export async function writeYielding(
   staging: Staging,
   outputs: readonly OutputSpec[],
   known: KnownOutput,
-  /** Files an earlier call of this build wrote: none may be produced again. */
-  alreadyWritten?: ReadonlyMap<string, ManifestFile>,
-): Promise<WriteResult> {
-  const files = new Set<string>(alreadyWritten?.keys());
+  /** The build's rows so far (none may be produced again), and where this call's go. */
+  target: RowsTarget,
+): Promise<WriteResult<ManifestRows>> {
+  const files = new Set<string>();
   for (const output of outputs) {
-    if (files.has(output.file))
+    if (files.has(output.file) || target.files.has(output.file))
       throw new Error(`Internal error: ${output.file} is produced twice.`);
     files.add(output.file);
   }
-  const results: WriteResult[] = [];
+  const results: WriteResult<ManifestRows>[] = [];
   for (let start = 0; start < outputs.length; start += WRITE_CHUNK) {
     if (start > 0) await new Promise((resolve) => setImmediate(resolve));
     results.push(
       writeOutputs(staging, outputs.slice(start, start + WRITE_CHUNK), known.before, known.onDisk, {
         removeStale: false,
+        ...target,
       }),
     );
   }
-  return mergeResults(...results);
+  return results.length > 0 ? mergeResults(...results) : emptyWrite(target.files);
 }
 
 export interface RenderedPages {
   /** The rendered pages, staged as their chunk came back. */
-  staged: WriteResult;
+  staged: WriteResult<ManifestRows>;
   /** The theme's own pages; undefined when nothing was rendered. */
   extras: Map<string, string> | undefined;
   warnings: string[];
@@ -67,9 +81,9 @@ export async function renderPages(
   workers: BuildWorkers,
   base: Omit<RenderInput, 'jobs'>,
   toRender: readonly PlannedJob[],
-  disk: KnownOutput & { staging: Staging; chunkSize: number },
+  disk: KnownOutput & { staging: Staging; chunkSize: number } & RowsTarget,
 ): Promise<RenderedPages> {
-  const staged = emptyWrite();
+  const staged = emptyWrite(disk.files);
   const warnings: string[] = [];
   let extras: Map<string, string> | undefined;
   let rendered = 0;
@@ -93,9 +107,7 @@ export async function renderPages(
       extras = result.extras;
       warnings.push(...result.warnings);
     }
-    jobs.forEach((planned, index) =>
-      recordPage(disk.staging, staged, planned, result.pages[index]),
-    );
+    jobs.forEach((planned, index) => recordPage(disk, staged, planned, result.pages[index]));
     rendered += jobs.length;
   }
   return { staged, extras, warnings, rendered };
@@ -103,24 +115,25 @@ export async function renderPages(
 
 /** Adds a page the renderer staged (or found unchanged) to the build's result. */
 function recordPage(
-  staging: Staging,
-  result: WriteResult,
+  { staging, listWritten }: { staging: Staging; listWritten: boolean },
+  result: WriteResult<ManifestRows>,
   planned: PlannedJob,
   page: StagedPage | undefined,
 ): void {
   if (page === undefined) throw new Error(`Internal error: ${planned.file} was not staged.`);
   if (result.files.has(planned.file))
     throw new Error(`Internal error: ${planned.file} is produced twice.`);
-  result.files.set(planned.file, { hash: page.hash, input: planned.digest, bytes: page.bytes });
+  const row = { hash: page.hash, input: planned.digest, bytes: page.bytes };
+  result.files.set(planned.file, row, page.written);
   if (!page.written) {
     result.unchanged++;
     return;
   }
   staging.recordStaged(planned.file);
   result.written++;
-  result.writtenFiles.push(planned.file);
+  if (listWritten) result.writtenFiles.push(planned.file);
 }
 
-function emptyWrite(): WriteResult {
-  return mergeResults();
+function emptyWrite(files: ManifestRows): WriteResult<ManifestRows> {
+  return { written: 0, unchanged: 0, removed: 0, writtenFiles: [], removedFiles: [], files };
 }

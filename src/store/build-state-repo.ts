@@ -289,17 +289,6 @@ export class BuildStateRepo {
       INSERT INTO build_outputs (lang, path, hash, bytes, built_at, input) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT (lang, path) DO UPDATE SET hash = excluded.hash, bytes = excluded.bytes,
         built_at = excluded.built_at, input = excluded.input`);
-    const state = this.#ctx.stmt(`
-      INSERT INTO build_state (lang, manifest_version, build_version, templates_hash, model_digest,
-        site_digest, built_at, sources_at, writing_since, transform_version, paths_digest,
-        layout_digest)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)
-      ON CONFLICT (lang) DO UPDATE SET manifest_version = excluded.manifest_version,
-        build_version = excluded.build_version, templates_hash = excluded.templates_hash,
-        model_digest = excluded.model_digest, site_digest = excluded.site_digest,
-        built_at = excluded.built_at, sources_at = excluded.sources_at, writing_since = NULL,
-        transform_version = excluded.transform_version, paths_digest = excluded.paths_digest,
-        layout_digest = CASE WHEN ? THEN excluded.layout_digest ELSE build_state.layout_digest END`);
     const now = this.#ctx.nowIso();
     this.#ctx.write(() => {
       const before = new Map<string, Omit<OutputRow, 'path'>>(
@@ -313,20 +302,96 @@ export class BuildStateRepo {
         upsert.run(lang, path, file.hash, file.bytes, now, file.input);
       }
       for (const path of before.keys()) remove.run(lang, path);
-      state.run(
-        lang,
-        manifest.version,
-        manifest.buildVersion,
-        manifest.templatesHash,
-        manifest.modelDigest,
-        sources.siteDigest,
-        now,
-        sources.sourcesAt,
-        sources.transformVersion,
-        sources.pathsDigest,
-        sources.layoutDigest ?? null,
-        sources.layoutDigest === undefined ? 0 : 1,
-      );
+      this.#writeState(lang, manifest, sources, now);
     }, 'recording the build');
+  }
+
+  /**
+   * Records a completed build whose rows were staged as it made its files (`build_staged`):
+   * they become the language's rows (only those that changed are written), the recorded rows
+   * it did not make are deleted, the staged rows cleared, the state written and `writingSince`
+   * cleared. One transaction: never half a record.
+   */
+  recordStaged(
+    lang: string,
+    header: Omit<BuildManifestRecord, 'files'>,
+    sources: BuildSources,
+  ): void {
+    const gone = this.#ctx.stmt(`
+      DELETE FROM build_outputs WHERE lang = ? AND NOT EXISTS
+        (SELECT 1 FROM build_staged s WHERE s.lang = build_outputs.lang AND s.path = build_outputs.path)`);
+    const upsert = this.#ctx.stmt(`
+      INSERT INTO build_outputs (lang, path, hash, bytes, built_at, input)
+        SELECT lang, path, hash, bytes, ?, input FROM build_staged WHERE lang = ? ORDER BY path
+      ON CONFLICT (lang, path) DO UPDATE SET hash = excluded.hash, bytes = excluded.bytes,
+        built_at = excluded.built_at, input = excluded.input
+      WHERE build_outputs.hash <> excluded.hash OR build_outputs.input <> excluded.input
+        OR build_outputs.bytes <> excluded.bytes`);
+    const clear = this.#ctx.stmt('DELETE FROM build_staged WHERE lang = ?');
+    const now = this.#ctx.nowIso();
+    this.#ctx.write(() => {
+      gone.run(lang);
+      upsert.run(now, lang);
+      clear.run(lang);
+      this.#writeState(lang, header, sources, now);
+    }, 'recording the build');
+  }
+
+  /** The recorded row of one file, or undefined. */
+  fileAt(lang: string, path: string): ManifestRow | undefined {
+    const one = this.#ctx.stmt<ManifestRow>(
+      'SELECT hash, input, bytes FROM build_outputs WHERE lang = ? AND path = ?',
+    );
+    const row = this.#ctx.read(() => one.get(lang, path));
+    return row === undefined ? undefined : { hash: row.hash, input: row.input, bytes: row.bytes };
+  }
+
+  /** The recorded rows after `after` in path order, `limit` at most: a walk a page at a time. */
+  filesAfter(lang: string, after: string, limit: number): [string, ManifestRow][] {
+    const rows = this.#ctx
+      .stmt(
+        'SELECT path, hash, input, bytes FROM build_outputs WHERE lang = ? AND path > ? ORDER BY path LIMIT ? -- as arrays',
+      )
+      .raw(true);
+    const all = this.#ctx.read(() => rows.all(lang, after, limit)) as [
+      string,
+      string,
+      string,
+      number,
+    ][];
+    return all.map(([path, hash, input, bytes]) => [path, { hash, input, bytes }]);
+  }
+
+  #writeState(
+    lang: string,
+    manifest: Omit<BuildManifestRecord, 'files'>,
+    sources: BuildSources,
+    now: string,
+  ): void {
+    const state = this.#ctx.stmt(`
+      INSERT INTO build_state (lang, manifest_version, build_version, templates_hash, model_digest,
+        site_digest, built_at, sources_at, writing_since, transform_version, paths_digest,
+        layout_digest)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)
+      ON CONFLICT (lang) DO UPDATE SET manifest_version = excluded.manifest_version,
+        build_version = excluded.build_version, templates_hash = excluded.templates_hash,
+        model_digest = excluded.model_digest, site_digest = excluded.site_digest,
+        built_at = excluded.built_at, sources_at = excluded.sources_at, writing_since = NULL,
+        transform_version = excluded.transform_version, paths_digest = excluded.paths_digest,
+        layout_digest = CASE WHEN ? THEN excluded.layout_digest ELSE build_state.layout_digest END`);
+    state.run(
+      lang,
+      manifest.version,
+      manifest.buildVersion,
+      manifest.templatesHash,
+      manifest.modelDigest,
+      sources.siteDigest,
+      now,
+      sources.sourcesAt,
+      sources.transformVersion,
+      sources.pathsDigest,
+      sources.layoutDigest ?? null,
+      sources.layoutDigest === undefined ? 0 : 1,
+    );
   }
 }

@@ -12,6 +12,7 @@ import { upgrade010 } from './schema-upgrades/010-unlisted-items.js';
 import { upgrade011 } from './schema-upgrades/011-item-versions.js';
 import { upgrade012 } from './schema-upgrades/012-restore-map.js';
 import { upgrade013 } from './schema-upgrades/013-build-layout.js';
+import { upgrade014 } from './schema-upgrades/014-build-staged.js';
 
 /** Every schema step, in order. Append new steps; never edit a released one. */
 export const SCHEMA_UPGRADES: readonly SchemaUpgrade[] = [
@@ -28,6 +29,7 @@ export const SCHEMA_UPGRADES: readonly SchemaUpgrade[] = [
   upgrade011,
   upgrade012,
   upgrade013,
+  upgrade014,
 ];
 
 /** The schema version this code writes; `PRAGMA user_version` of an up-to-date cache. */

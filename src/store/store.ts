@@ -17,6 +17,7 @@ import { RunsRepo } from './runs-repo.js';
 import { TransformedRepo } from './transformed-repo.js';
 import { BuildOutputsRepo } from './build-outputs-repo.js';
 import { SyncQueueRepo } from './sync-queue-repo.js';
+import { BuildStagedRepo } from './build-staged-repo.js';
 import { BuildStateRepo } from './build-state-repo.js';
 import type { BackupResult } from './backup.js';
 import { backupDatabase } from './backup.js';
@@ -54,6 +55,8 @@ export class Store {
   readonly syncQueue: SyncQueueRepo;
   /** The last build of each language (`build_state` + `build_outputs`). */
   readonly buildState: BuildStateRepo;
+  /** The rows of the builds in progress (`build_staged`). */
+  readonly buildStaged: BuildStagedRepo;
 
   readonly #ctx: StoreContext;
 
@@ -84,6 +87,7 @@ export class Store {
     this.buildOutputs = new BuildOutputsRepo(this.#ctx);
     this.syncQueue = new SyncQueueRepo(this.#ctx);
     this.buildState = new BuildStateRepo(this.#ctx);
+    this.buildStaged = new BuildStagedRepo(this.#ctx);
   }
 
   /** True until `close()`. */

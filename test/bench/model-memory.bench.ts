@@ -7,6 +7,7 @@
  */
 import { modelFromStore } from '../../src/site/model-from-store.js';
 import { placeSite, planPlaced } from '../../src/site/site-plan.js';
+import { RecordedRows } from '../../src/site/stored-manifest.js';
 import { openStore } from '../../src/store/open-store.js';
 import { readPublished } from '../../src/transform/index.js';
 
@@ -32,6 +33,12 @@ function main(): void {
   // last build's manifest (a full build holds both while it plans and renders).
   const saved = store.buildState.get(LANG);
   step(`previous manifest (${Object.keys(saved?.manifest.files ?? {}).length} files)`);
+  // What a full build holds of it since the manifest stays in the cache: each row looked up
+  // as the build compares a file, the rows walked in path order as it looks for stale ones.
+  const recorded = new RecordedRows(store, LANG);
+  let found = 0;
+  for (const [file] of recorded) if (recorded.get(file) !== undefined) found++;
+  step(`previous manifest in the cache, every row walked and looked up (${found} rows)`);
   const published = readPublished(store, LANG);
   step(`published rows (${published.posts.length} posts)`);
   const { model } = modelFromStore(store, {

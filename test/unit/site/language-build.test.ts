@@ -36,15 +36,20 @@ vi.mock('../../../src/site/build-site.js', () => ({
 
 const { buildLanguage } = await import('../../../src/site/language-build.js');
 
+/** The whole record of the last build, rows and all: a full build never reads it (issue 17). */
+const readWholeRecord = vi.fn(() => undefined);
+
 const store = {
   file: 'cache.sqlite',
   siteInfo: { get: () => ({ data: { home: 'http://127.0.0.1/pl/' } }) },
   buildState: {
-    get: () => undefined,
+    get: readWholeRecord,
     topLevelNames: () => [],
     markWriting: () => undefined,
     record: () => undefined,
+    recordStaged: () => undefined,
   },
+  buildStaged: { clear: () => undefined },
 };
 
 describe('buildLanguage', () => {
@@ -78,5 +83,7 @@ describe('buildLanguage', () => {
     expect(seen.published).toBe(rows);
     expect(seen.publishedWhileBuilding).toBeUndefined();
     expect(prepared.published).toBeUndefined();
+    // The last build's rows stay in the cache, looked up file by file.
+    expect(readWholeRecord).not.toHaveBeenCalled();
   });
 });

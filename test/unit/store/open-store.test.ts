@@ -71,6 +71,7 @@ describe('openStore', () => {
     expect(tables(file)).toEqual([
       'autosaves',
       'build_outputs',
+      'build_staged',
       'build_state',
       'checkouts',
       'cms_items',
