@@ -216,7 +216,9 @@ export function planPlaced(placed: PlacedSite, only?: PlanScope): SitePlan {
   const files: PlannedFile[] = [];
   const input: FormatInput = { model, context, posts: placed.posts, pages: placed.pages, feedSize };
   for (const format of OUTPUT_FORMATS) {
-    for (const [file, content] of format.files(input)) files.push(generatedFile(file, content));
+    const again = madeAgain(() => format.files(input));
+    for (const [file, content] of format.files(input))
+      files.push({ file, input: digestOf(content), content: () => again(file) });
   }
   for (const item of media) {
     files.push({ file: item.file, input: item.media.sha256, content: () => item.media.read() });
@@ -349,8 +351,24 @@ function pageFamilies(pages: readonly Placed<PageEntry>[]) {
   }));
 }
 
-function generatedFile(file: string, content: string): PlannedFile {
-  return { file, input: digestOf(content), content: () => content };
+/**
+ * A format's files made again when one is to be written: held from the plan to the write, a
+ * sitemap would cost ~0.2 KB a post for the whole build. Made once for the files asked for
+ * together; each is let go once handed out.
+ */
+function madeAgain(make: () => Iterable<[string, string]>): (file: string) => string {
+  let made: Map<string, string> | undefined;
+  return (file) => {
+    let content = made?.get(file);
+    if (content === undefined) {
+      made = new Map(make());
+      content = made.get(file);
+      if (content === undefined) throw new Error(`Internal error: ${file} is not made again.`);
+    }
+    made?.delete(file);
+    if (made?.size === 0) made = undefined;
+    return content;
+  };
 }
 
 function positiveInteger(value: number | undefined, fallback: number): number {
