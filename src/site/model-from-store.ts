@@ -9,8 +9,8 @@
  * An item the transform has not (yet) processed for its current content is left out with a
  * warning rather than published with remote links.
  */
-import { ConfigError, StoreError } from '../errors.js';
-import { FILE_TYPE } from '../collections.js';
+import { ConfigError } from '../errors.js';
+import { builtAs, FILE_TYPE } from '../collections.js';
 import type { ItemType, Store } from '../store/index.js';
 import type { PublishedEntryRow } from '../store/transformed-repo.js';
 import {
@@ -18,12 +18,12 @@ import {
   itemKey,
   mediaSitePath,
   parseItemJson,
-  readPublished,
   storedHtmlFacts,
   transformKey,
 } from '../transform/index.js';
 import { digestOf } from './digest.js';
 import { identityFromSeo } from './site-identity.js';
+import { htmlReader, StoredEntry } from './stored-entry.js';
 import type {
   Entry,
   FeaturedImage,
@@ -78,6 +78,9 @@ const LANGUAGE_LABELS: Record<string, string> = {
 
 type Json = Record<string, unknown>;
 
+/** The alternates of every entry that has none (nothing adds to an entry's list). */
+const NO_ALTERNATES = Object.freeze([]) as unknown as Entry['alternates'];
+
 /**
  * @throws {ConfigError} `E_CONFIG` when the language has no home URL (never pulled, and none
  *   given).
@@ -98,10 +101,14 @@ export function modelFromStore(store: Store, options: ModelFromStoreOptions): Mo
   const publicUrl = withSlash(options.publicUrl ?? homeUrl);
   const name = typeof info.name === 'string' ? info.name : lang;
   const mediaPaths = mediaFilesOf(store);
-  const entry = entryMaker(store, options, { homeUrl, mediaPaths, warnings });
+  const entry = entryMaker(store, options, { homeUrl, mediaPaths });
   // Public items only (the rule of `isPublic`, in SQL): drafts and protected items never
-  // reach the model.
-  const { posts, pages } = entriesOf(options.published ?? readPublished(store, lang), entry);
+  // reach the model. Read from the cache, the posts come a chunk of rows at a time.
+  const { posts, pages } = entriesOf(
+    options.published ?? publishedRows(store, lang),
+    entry,
+    warnings,
+  );
 
   const identity = identityFromSeo(info.seo, { name, url: publicUrl });
   if (identity?.logo) {
@@ -129,24 +136,59 @@ export function modelFromStore(store: Store, options: ModelFromStoreOptions): Mo
   };
 }
 
-type EntryMaker = (type: ItemType, row: PublishedEntryRow) => Entry | undefined;
+type EntryMaker = (
+  type: ItemType,
+  row: PublishedEntryRow,
+  warn: (warning: string) => void,
+) => Entry | undefined;
 
-/** Posts newest first and pages, from the rows (those not transformed left out). */
+/** Rows of posts read per query when the model reads them itself. */
+const ROWS_CHUNK = 2000;
+
+/**
+ * The language's public rows: the pages at once (a site has few), the posts newest first a
+ * chunk at a time, so that no more than a chunk of rows is held beside the entries made.
+ */
+function publishedRows(
+  store: Store,
+  lang: string,
+): { pages: readonly PublishedEntryRow[]; posts: Iterable<PublishedEntryRow> } {
+  const order = store.publishedOrder.newestFirst(lang, builtAs('post'));
+  return {
+    pages: builtAs('page').flatMap((type) => store.transformed.listPublished(lang, type)),
+    posts: (function* () {
+      for (const chunk of order.chunks(ROWS_CHUNK)) yield* chunk;
+    })(),
+  };
+}
+
+/**
+ * Posts newest first and pages, from the rows (those not transformed left out). The warnings
+ * about posts are listed by type and id whatever order the rows come in.
+ */
 function entriesOf(
-  rows: { pages: readonly PublishedEntryRow[]; posts: readonly PublishedEntryRow[] },
+  rows: { pages: readonly PublishedEntryRow[]; posts: Iterable<PublishedEntryRow> },
   entry: EntryMaker,
+  warnings: string[],
 ): { posts: PostEntry[]; pages: PageEntry[] } {
   const posts: PostEntry[] = [];
+  const postTypes: readonly string[] = builtAs('post');
+  const postWarnings: [rank: number, id: number, warning: string][] = [];
   for (const row of rows.posts) {
-    const built = entry(row.type, row) as PostEntry | undefined;
+    const rank = postTypes.indexOf(row.type);
+    const built = entry(row.type, row, (warning) => postWarnings.push([rank, row.id, warning])) as
+      PostEntry | undefined;
     if (!built) continue;
     built.sticky = row.sticky === true;
     posts.push(built);
   }
+  postWarnings.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  for (const [, , warning] of postWarnings) warnings.push(warning);
   posts.sort((a, b) => (a.dateGmt < b.dateGmt ? 1 : a.dateGmt > b.dateGmt ? -1 : b.id - a.id));
   const pages: PageEntry[] = [];
+  const warn = (warning: string): void => void warnings.push(warning);
   for (const row of rows.pages) {
-    const built = entry(row.type, row) as PageEntry | undefined;
+    const built = entry(row.type, row, warn) as PageEntry | undefined;
     if (!built) continue;
     built.parentId = row.parent ?? 0;
     built.menuOrder = row.menuOrder ?? 0;
@@ -159,32 +201,32 @@ function entriesOf(
 function entryMaker(
   store: Store,
   options: ModelFromStoreOptions,
-  context: { homeUrl: string; mediaPaths: ReadonlyMap<string, MediaFile>; warnings: string[] },
+  context: { homeUrl: string; mediaPaths: ReadonlyMap<string, MediaFile> },
 ): EntryMaker {
   const { lang } = options;
-  const { warnings } = context;
   const currentKey = options.transformKey ?? transformKey();
   const alternatesOf = alternatesReader(store, options);
   const imageOf = featuredImages(store, lang, context.mediaPaths);
-  return (type, row) => {
+  const readHtml = htmlReader(store, lang);
+  return (type, row, warn) => {
     const sitePath = sitePathOf(row.meta);
     if (
       sitePath === undefined ||
       row.transformVersion !== currentKey ||
       row.sourceHash !== row.contentHash
     ) {
-      warnings.push(
+      warn(
         `${type} ${row.id} left out: not transformed for its current content (run cms-mirror build, which transforms it first).`,
       );
       return undefined;
     }
     // The HTML is read only when a page is rendered or indexed: its digest and the files it
     // references were stored by the transform (or are worked out here once for older rows).
-    const readHtml = htmlReader(store, lang, type, row.id);
-    const facts = storedHtmlFacts(row.meta) ?? htmlFacts(readHtml(), sitePath, context.homeUrl);
+    const facts =
+      storedHtmlFacts(row.meta) ?? htmlFacts(readHtml(type, row.id), sitePath, context.homeUrl);
     for (const link of facts.shortLinks ?? [])
-      warnings.push(`${type} ${row.id}: short link ${link} names no public item; left as it is.`);
-    const built: Entry = {
+      warn(`${type} ${row.id}: short link ${link} names no public item; left as it is.`);
+    const built: Entry = new StoredEntry(readHtml, type, {
       id: row.id,
       sitePath,
       title: row.title ?? '',
@@ -197,28 +239,10 @@ function entryMaker(
       contentHash: digestOf(row.contentHash, row.transformVersion),
       htmlDigest: facts.htmlDigest,
       htmlMedia: facts.media,
-      get html() {
-        return readHtml();
-      },
-    };
+    });
     const image = imageOf(row.featuredMedia);
     if (image) built.featuredImage = image;
     return built;
-  };
-}
-
-/**
- * Reads an entry's HTML from the cache each time it is asked for, never keeping it: a build
- * reads it once to render the page and once to index it, and a site's HTML held whole would
- * grow with the site. Made apart from the entry's other fields so that the closure holds the
- * item's key only, not the row it was made from.
- */
-function htmlReader(store: Store, lang: string, type: ItemType, id: number): () => string {
-  return () => {
-    const html = store.transformed.getHtml(lang, type, id);
-    if (html === undefined)
-      throw new StoreError(store.file, `The HTML of ${type} ${id} (${lang}) is missing.`);
-    return html;
   };
 }
 
@@ -244,7 +268,8 @@ function alternatesReader(
       if (otherPath !== undefined && otherPath.startsWith('/'))
         alternates.push({ lang: other, sitePath: otherPath });
     }
-    return alternates;
+    // Most entries have none: one shared empty list instead of one each.
+    return alternates.length > 0 ? alternates : NO_ALTERNATES;
   };
 }
 

@@ -135,16 +135,8 @@ export function placeSite(model: SiteModel, options: PlanOptions = {}): PlacedSi
   const placedPages = claimAll(pages, claims, 'page', warnings);
   const placedPosts = claimAll(posts, claims, 'post', warnings);
 
-  // The HTML is read only if the document's bundle is indexed again.
-  const searchDoc = (kind: string, placed: Placed<Entry>): SearchDoc => ({
-    key: `${kind}:${placed.entry.id}`,
-    url: placed.sitePath,
-    title: placed.entry.title,
-    get html() {
-      return placed.entry.html;
-    },
-    digest: placed.digest,
-  });
+  const searchDoc = (kind: string, placed: Placed<Entry>): SearchDoc =>
+    new PlacedSearchDoc(kind, placed);
   const search = planSearch(
     options.search === false
       ? []
@@ -155,6 +147,30 @@ export function placeSite(model: SiteModel, options: PlanOptions = {}): PlacedSi
     { lang: model.lang, docsPerShard: options.searchDocsPerShard },
   );
   return { search, warnings, model, options, posts: placedPosts, pages: placedPages, media };
+}
+
+/**
+ * A search document of a placed entry. The HTML is read only if the document's bundle is
+ * indexed again; the getter is the prototype's, not a closure of each document's own.
+ */
+class PlacedSearchDoc implements SearchDoc {
+  readonly key: string;
+  readonly url: string;
+  readonly title: string;
+  readonly digest: string;
+  readonly #placed: Placed<Entry>;
+
+  constructor(kind: string, placed: Placed<Entry>) {
+    this.key = `${kind}:${placed.entry.id}`;
+    this.url = placed.sitePath;
+    this.title = placed.entry.title;
+    this.digest = placed.digest;
+    this.#placed = placed;
+  }
+
+  get html(): string {
+    return this.#placed.entry.html;
+  }
 }
 
 /**
@@ -200,7 +216,9 @@ export function planPlaced(placed: PlacedSite, only?: PlanScope): SitePlan {
   const files: PlannedFile[] = [];
   const input: FormatInput = { model, context, posts: placed.posts, pages: placed.pages, feedSize };
   for (const format of OUTPUT_FORMATS) {
-    for (const [file, content] of format.files(input)) files.push(generatedFile(file, content));
+    const again = madeAgain(() => format.files(input));
+    for (const [file, content] of format.files(input))
+      files.push({ file, input: digestOf(content), content: () => again(file) });
   }
   for (const item of media) {
     files.push({ file: item.file, input: item.media.sha256, content: () => item.media.read() });
@@ -256,13 +274,9 @@ function planJobs(
     if (only && !only.post(index)) return;
     const older = posts[index + 1];
     const newer = posts[index - 1];
-    addJob(
-      'post',
-      post.sitePath,
-      [post.digest, linkInput(older), linkInput(newer)],
-      () => postJob(context, post, older, newer),
-      post.file,
-    );
+    const inputs = [post.digest, linkInput(older), linkInput(newer)];
+    const digest = digestOf(siteDigest, 'post', post.sitePath, inputs);
+    jobs.push(new PostPlan(post.file, digest, context, posts, index));
   });
   for (const { page, ancestors, children } of pageFamilies(placed.pages)) {
     if (only && !only.page(page.entry.id)) continue;
@@ -279,6 +293,44 @@ function planJobs(
   const bundles = placed.search.shards.map((shard) => shard.dir);
   addJob('search', '/search/', bundles, () => searchJob(context, placed.search));
   return jobs;
+}
+
+/**
+ * A post's page in the plan: its job is made from the post and its neighbours when it is
+ * rendered. A method of the prototype, not a closure of each post's own (~100 bytes a post).
+ */
+class PostPlan implements PlannedJob {
+  readonly kind = 'post';
+  readonly file: string;
+  readonly digest: string;
+  readonly #context: JobContext;
+  readonly #posts: readonly Placed<PostEntry>[];
+  readonly #index: number;
+
+  constructor(
+    file: string,
+    digest: string,
+    context: JobContext,
+    posts: readonly Placed<PostEntry>[],
+    index: number,
+  ) {
+    this.file = file;
+    this.digest = digest;
+    this.#context = context;
+    this.#posts = posts;
+    this.#index = index;
+  }
+
+  job(): Job {
+    const posts = this.#posts;
+    const index = this.#index;
+    return postJob(
+      this.#context,
+      posts[index] as Placed<PostEntry>,
+      posts[index + 1],
+      posts[index - 1],
+    );
+  }
 }
 
 /** Each page with its ancestors and its children in menu order. */
@@ -299,8 +351,24 @@ function pageFamilies(pages: readonly Placed<PageEntry>[]) {
   }));
 }
 
-function generatedFile(file: string, content: string): PlannedFile {
-  return { file, input: digestOf(content), content: () => content };
+/**
+ * A format's files made again when one is to be written: held from the plan to the write, a
+ * sitemap would cost ~0.2 KB a post for the whole build. Made once for the files asked for
+ * together; each is let go once handed out.
+ */
+function madeAgain(make: () => Iterable<[string, string]>): (file: string) => string {
+  let made: Map<string, string> | undefined;
+  return (file) => {
+    let content = made?.get(file);
+    if (content === undefined) {
+      made = new Map(make());
+      content = made.get(file);
+      if (content === undefined) throw new Error(`Internal error: ${file} is not made again.`);
+    }
+    made?.delete(file);
+    if (made?.size === 0) made = undefined;
+    return content;
+  };
 }
 
 function positiveInteger(value: number | undefined, fallback: number): number {

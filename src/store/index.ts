@@ -53,6 +53,8 @@ export type { RestoreMapping } from './restore-map-repo.js';
 export { RunsRepo } from './runs-repo.js';
 export type { Run, RunStatus } from './runs-repo.js';
 export { TransformedRepo } from './transformed-repo.js';
+export { PublishedOrderReader } from './published-order.js';
+export type { PublishedEntryRow, PublishedOrder } from './published-order.js';
 export type { StaleOptions, Transformed, TransformedInput } from './transformed-repo.js';
 export { BuildOutputsRepo } from './build-outputs-repo.js';
 export type { BuildOutput, BuildOutputInput } from './build-outputs-repo.js';

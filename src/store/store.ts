@@ -15,6 +15,7 @@ import { IdMapRepo } from './id-map-repo.js';
 import { RestoreMapRepo } from './restore-map-repo.js';
 import { RunsRepo } from './runs-repo.js';
 import { TransformedRepo } from './transformed-repo.js';
+import { PublishedOrderReader } from './published-order.js';
 import { BuildOutputsRepo } from './build-outputs-repo.js';
 import { SyncQueueRepo } from './sync-queue-repo.js';
 import { BuildStagedRepo } from './build-staged-repo.js';
@@ -50,6 +51,8 @@ export class Store {
   readonly restoreMap: RestoreMapRepo;
   readonly runs: RunsRepo;
   readonly transformed: TransformedRepo;
+  /** Public items in the build's order, a chunk at a time. */
+  readonly publishedOrder: PublishedOrderReader;
   readonly buildOutputs: BuildOutputsRepo;
   /** Work the pull still owes for stored items (revisions, assets). */
   readonly syncQueue: SyncQueueRepo;
@@ -84,6 +87,7 @@ export class Store {
     this.restoreMap = new RestoreMapRepo(this.#ctx);
     this.runs = new RunsRepo(this.#ctx);
     this.transformed = new TransformedRepo(this.#ctx);
+    this.publishedOrder = new PublishedOrderReader(this.#ctx);
     this.buildOutputs = new BuildOutputsRepo(this.#ctx);
     this.syncQueue = new SyncQueueRepo(this.#ctx);
     this.buildState = new BuildStateRepo(this.#ctx);

@@ -5,6 +5,14 @@ import type { ItemRow, StoredItem } from './item-rows.js';
 import { itemColumnsSql, itemFromRow, publicItemSql } from './item-rows.js';
 import { fromJsonColumn, toJsonColumn } from './json-column.js';
 import { fromRow as recordFromRow, type RowOf } from './row-fields.js';
+import {
+  PUBLISHED_SELECT,
+  publishedFromRow,
+  type PublishedEntryRow,
+  type PublishedRow,
+} from './published-order.js';
+
+export type { PublishedEntryRow } from './published-order.js';
 
 /** The transform stage's output for one item. */
 export interface Transformed {
@@ -39,49 +47,6 @@ type TransformedRow = RowOf<Omit<Transformed, 'meta'>> & { meta: string | null }
 
 function fromRow(row: TransformedRow): Transformed {
   return { ...recordFromRow<Omit<Transformed, 'meta'>>(row), meta: fromJsonColumn(row.meta) };
-}
-
-/**
- * A public item with its transform output but without the HTML (read on demand with
- * `getHtml`): what a site model needs of every entry.
- */
-export interface PublishedEntryRow {
-  readonly type: ItemType;
-  readonly id: number;
-  readonly title: string | null;
-  readonly status: string | null;
-  readonly sticky: boolean | null;
-  readonly parent: number | null;
-  readonly menuOrder: number | null;
-  readonly featuredMedia: number | null;
-  readonly dateGmt: string | null;
-  readonly modifiedGmt: string | null;
-  readonly link: string | null;
-  /** `items.content_hash`. */
-  readonly contentHash: string;
-  /** Null when the item was never transformed. */
-  readonly transformVersion: string | null;
-  readonly sourceHash: string | null;
-  readonly excerpt: string | null;
-  readonly meta: unknown;
-}
-
-interface PublishedRow {
-  id: number;
-  title: string | null;
-  status: string | null;
-  sticky: number | null;
-  parent: number | null;
-  menu_order: number | null;
-  featured_media: number | null;
-  date_gmt: string | null;
-  modified_gmt: string | null;
-  link: string | null;
-  content_hash: string;
-  transform_version: string | null;
-  source_hash: string | null;
-  excerpt: string | null;
-  meta: string | null;
 }
 
 // Live items whose output is missing, made from other content, or by another version. Read
@@ -124,34 +89,13 @@ export class TransformedRepo {
    * but not the HTML, in id order, in one query.
    */
   listPublished(lang: string, type: ItemType): PublishedEntryRow[] {
-    const sql = `SELECT i.id, i.title, i.status, i.sticky, i.parent, i.menu_order,
-        i.featured_media, i.date_gmt, i.modified_gmt, i.link, i.content_hash,
-        t.transform_version, t.source_hash, t.excerpt, t.meta
-      FROM items i
-      LEFT JOIN transformed t ON t.lang = i.lang AND t.type = i.type AND t.id = i.id
+    const sql = `${PUBLISHED_SELECT}
       WHERE i.lang = ? AND i.type = ? AND ${publicItemSql('i')} ORDER BY i.id`;
     return this.#ctx.read(() =>
       this.#ctx
         .stmt<PublishedRow>(sql)
         .all(lang, type)
-        .map((row) => ({
-          type,
-          id: row.id,
-          title: row.title,
-          status: row.status,
-          sticky: row.sticky === null ? null : row.sticky === 1,
-          parent: row.parent,
-          menuOrder: row.menu_order,
-          featuredMedia: row.featured_media,
-          dateGmt: row.date_gmt,
-          modifiedGmt: row.modified_gmt,
-          link: row.link,
-          contentHash: row.content_hash,
-          transformVersion: row.transform_version,
-          sourceHash: row.source_hash,
-          excerpt: row.excerpt,
-          meta: fromJsonColumn(row.meta),
-        })),
+        .map((row) => publishedFromRow(type, row)),
     );
   }
 
