@@ -144,21 +144,27 @@ describe('syncRevisions (the revisions queue of one language × collection)', ()
     expect(site.requests.map((request) => request.route)).toContain('cms/v2/posts/7/autosaves');
   });
 
-  it('counts a second pull’s changed revisions as updated and unchanged ones not at all', async () => {
-    cachePost(7, 2);
-    site.parents.set(7, { autosaves: [], revisions: [revision(11, 7), revision(12, 7)] });
+  it('counts a second pull’s new and changed autosaves and revisions, and not the unchanged ones', async () => {
+    cachePost(7, 4);
+    site.parents.set(7, {
+      autosaves: [revision(90, 7), revision(91, 7)],
+      revisions: [revision(11, 7), revision(12, 7)],
+    });
     store.syncQueue.add('pl', 'revisions', 'posts', [7]);
     await run();
-    expect(counters.revisions).toBe(2);
+    expect(counters.revisions).toBe(4);
     site.parents.set(7, {
-      autosaves: [revision(90, 7)],
-      revisions: [revision(11, 7, 'changed'), revision(12, 7)],
+      autosaves: [revision(90, 7, 'changed'), revision(91, 7), revision(92, 7)],
+      revisions: [revision(11, 7, 'changed'), revision(12, 7), revision(13, 7)],
     });
     store.syncQueue.add('pl', 'revisions', 'posts', [7]);
     counters = emptyCounters();
     await run();
-    // 11 updated, 90 created, 12 the same.
-    expect(counters.revisions).toBe(2);
+    // Autosaves: 90 updated, 92 created; revisions: 11 updated, 13 created; 91 and 12 the same.
+    expect(counters.revisions).toBe(4);
+    expect(stored('autosaves', 7)).toEqual([90, 91, 92]);
+    expect(stored('revisions', 7)).toEqual([11, 12, 13]);
+    expect(JSON.parse(store.autosaves.get('pl', 90)!.json).content.raw).toBe('changed');
     expect(JSON.parse(store.revisions.get('pl', 11)!.json).content.raw).toBe('changed');
   });
 
