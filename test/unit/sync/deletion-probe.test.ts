@@ -34,7 +34,7 @@ describe('deletion probe, reading the cached ids a chunk at a time', () => {
     }).run();
   }
 
-  function probe(seen: ReadonlySet<number>, idChunk: number): Promise<number> {
+  function probe(seen: ReadonlySet<number>, idChunk: number, historyRun?: number): Promise<number> {
     return tombstoneUnseen({
       store,
       lang: 'pl',
@@ -43,7 +43,7 @@ describe('deletion probe, reading the cached ids a chunk at a time', () => {
       route: 'cms/v2/posts',
       filter: {},
       perPage: 10,
-      historyRun: undefined,
+      historyRun,
       seen: (id) => seen.has(id),
       idChunk,
     });
@@ -76,5 +76,22 @@ describe('deletion probe, reading the cached ids a chunk at a time', () => {
     site.items.delete(items[4]!);
     expect(await probe(new Set(), 5)).toBe(2);
     expect(live()).toEqual([...site.expected().keys()]);
+  });
+
+  it('records a "gone" history row for each tombstoned item only when the pull keeps history', async () => {
+    const items = site.add(6, site.now - 100, 1).map((item) => item.id);
+    await mirror();
+    site.items.delete(items[1]!);
+    expect(await probe(new Set(), 4)).toBe(1);
+    // A pull without item history (not backup mode): no row at all.
+    expect(store.itemVersions.versionsOf('pl', 'posts', items[1]!)).toEqual([]);
+    site.items.delete(items[4]!);
+    const run = store.runs.start('pull');
+    expect(await probe(new Set(), 4, run)).toBe(1);
+    const rows = store.itemVersions.versionsOf('pl', 'posts', items[4]!);
+    expect(rows.map((row) => [row.runId, row.gone])).toEqual([[run, true]]);
+    for (const id of items.filter((_, n) => n !== 4)) {
+      expect(store.itemVersions.versionsOf('pl', 'posts', id)).toEqual([]);
+    }
   });
 });
