@@ -177,7 +177,7 @@ describe('sendChunk (one chunk of push writes)', () => {
     expect(site.singles).toEqual([
       { method: 'POST', path: '/cms/v2/posts/5', options: { body: { title: 'changed' } } },
       { method: 'POST', path: '/cms/v2/pages/7', options: { body: { title: 'page' } } },
-      // No body sent at all, not `body: undefined`.
+      // A trash carries no body.
       { method: 'DELETE', path: '/cms/v2/posts/6', options: {} },
     ]);
     expect(sent.result).toEqual({
