@@ -35,7 +35,10 @@ describe('IdTable', () => {
       }
     });
     expect(table.size).toBe(oracle.size);
-    for (const [id, value] of oracle) expect(table.get(id)).toBe(value);
+    for (const [id, value] of oracle) {
+      expect(table.get(id)).toBe(value);
+      expect(table.has(id)).toBe(true);
+    }
     for (const absent of [1, 8, 6, 140_001, 20_000 * 7]) {
       expect(table.has(absent)).toBe(false);
       expect(table.get(absent)).toBeUndefined();
@@ -56,6 +59,7 @@ describe('IdTable', () => {
     table.set(0, 'unchanged'); // the first id of the sorted part
     expect(table.size).toBe(3002);
     expect(table.get(0)).toBe('unchanged');
+    expect(table.has(0)).toBe(true);
     expect(table.get(Number.MAX_SAFE_INTEGER)).toBe('created');
     expect(table.has(Number.MAX_SAFE_INTEGER - 1)).toBe(false);
     expect(table.get(3001)).toBeUndefined();
@@ -86,5 +90,17 @@ describe('IdSet', () => {
     expect(set.size).toBe(4 + 4990);
     expect(set.has(4999)).toBe(true);
     expect(set.has(5000)).toBe(false);
+  });
+});
+
+describe('IdTable refusals', () => {
+  it('names what it refused in its message', () => {
+    const table = new IdTable(VALUES);
+    expect(() => table.set(-1, 'created')).toThrow(
+      'an IdTable holds non-negative safe integer ids, not -1',
+    );
+    expect(() => table.set(2.5, 'created')).toThrow(/not 2\.5$/);
+    expect(() => new IdTable([])).toThrow('an IdTable holds 1 to 256 distinct values, not 0');
+    expect(() => new IdTable(Array.from({ length: 300 }, (_, i) => i))).toThrow(/, not 300$/);
   });
 });
