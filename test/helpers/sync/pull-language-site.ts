@@ -8,15 +8,21 @@ import { startTestServer, type TestServer } from '../test-server.js';
 /**
  * The client a pull makes for one language of the reference site (or of a proxy in front of
  * it): the test settings of `settingsFor` (no pacing), with or without the demo admin's
- * credentials (`retries`: the client's retries, for a failure the test wants at once). Close
+ * credentials (or `credentials` given; `retries`: the client's retries, for a failure the test wants at once). Close
  * it after the test.
  */
 export function languageClient(
   site: Pick<ReferenceSite, 'url' | 'credentials'>,
   lang: string,
-  options: { auth?: boolean; siteUrl?: string; retries?: number } = {},
+  options: {
+    auth?: boolean;
+    siteUrl?: string;
+    retries?: number;
+    credentials?: ReferenceSite['credentials'];
+  } = {},
 ): CmsClient {
-  const settings = settingsFor(site as ReferenceSite, '/nowhere/cache.sqlite', {
+  const login = { ...site, credentials: options.credentials ?? site.credentials };
+  const settings = settingsFor(login as ReferenceSite, '/nowhere/cache.sqlite', {
     languages: [lang],
     auth: options.auth ?? true,
   });
@@ -31,13 +37,16 @@ const PASSED_HEADERS = ['content-type', 'x-cms-total', 'x-cms-totalpages', 'date
  * A server on 127.0.0.1 in front of the reference site: every request is forwarded as it is,
  * except the index (`GET /{lang}/cms-json/`), whose JSON body goes through `editIndex` first —
  * a site whose index lacks a route, say. `answerIndex` replaces the index answer entirely
- * (status, content type and body), for a site that is not a cms-json site. `openConnections`
+ * (status, content type and body), for a site that is not a cms-json site; `editList`
+ * edits list answers (items without a field, say). `openConnections`
  * counts the connections clients hold open to it.
  */
 export async function startIndexProxy(
   site: ReferenceSite,
   options: {
     editIndex?: (index: Json) => Json;
+    /** Edits every list answer (a JSON array) of the API path given (`/cms/v2/posts`). */
+    editList?: (path: string, records: Json[]) => Json[];
     answerIndex?: { status: number; contentType: string; body: string };
   },
 ): Promise<TestServer & { openConnections(): number }> {
@@ -62,6 +71,11 @@ export async function startIndexProxy(
     let body = Buffer.from(await answer.arrayBuffer());
     if (isIndex && answer.ok && options.editIndex !== undefined) {
       body = Buffer.from(JSON.stringify(options.editIndex(JSON.parse(body.toString('utf8')))));
+    }
+    const path = /^\/[a-z]{2}\/cms-json(\/[^?]*)/.exec(request.url)?.[1];
+    if (!isIndex && path !== undefined && answer.ok && options.editList !== undefined) {
+      const data = JSON.parse(body.toString('utf8')) as unknown;
+      if (Array.isArray(data)) body = Buffer.from(JSON.stringify(options.editList(path, data)));
     }
     const passed: Record<string, string> = {};
     for (const name of PASSED_HEADERS) {

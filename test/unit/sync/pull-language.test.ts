@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CmsClient } from '../../../src/client/index.js';
-import { HttpError, NetworkError, SiteError } from '../../../src/errors.js';
+import { AccessError, HttpError, NetworkError, SiteError } from '../../../src/errors.js';
 import { MediaFetcher } from '../../../src/sync/media-fetcher.js';
 import { emptyCounters, type PullEvent } from '../../../src/sync/pull-summary.js';
 import { prepareLanguage, pullLanguage } from '../../../src/sync/pull-language.js';
@@ -28,7 +28,7 @@ describe('prepareLanguage (the index and access, before any cache exists)', () =
   });
 
   function client(
-    options: { auth?: boolean; siteUrl?: string; lang?: string; retries?: number } = {},
+    options: Parameters<typeof languageClient>[2] & { lang?: string } = {},
   ): CmsClient {
     const made = languageClient(fixture.site, options.lang ?? 'pl', options);
     closers.push(() => made.close());
@@ -120,6 +120,24 @@ describe('prepareLanguage (the index and access, before any cache exists)', () =
     expect(prepared.totals.get('pages')).toBe(fixture.site.control.listItems('pl', 'pages').length);
   });
 
+  it('refuses an author in backup mode before any item is read, naming the way out with the variables given', async () => {
+    const { site } = fixture;
+    site.control.clearLog();
+    const names = { user: 'EDITOR_LOGIN', password: 'EDITOR_SECRET' };
+    const error = await prepareLanguage(client({ credentials: site.roleCredentials.author }), {
+      backup: true,
+      credentialNames: names,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AccessError);
+    const { message } = error as AccessError;
+    expect(message).toContain('the site accepted the credentials in EDITOR_LOGIN/EDITOR_SECRET');
+    expect(message).toMatch(/may not list pages that are not published/);
+    expect(message).toMatch(
+      /, or pull without --backup and without EDITOR_LOGIN\/EDITOR_SECRET \(published content only\)$/,
+    );
+    expect(site.requests.some((request) => request.query['orderby'] !== undefined)).toBe(false);
+  });
+
   it('needs every collection route', async () => {
     const withoutPages = (index: Json): Json => {
       const routes: Record<string, unknown> = {};
@@ -153,8 +171,8 @@ describe('pullLanguage (one language into the cache)', () => {
     await Promise.all(made.map((client) => client.close()));
   });
 
-  async function run(options: { auth: boolean; backup: boolean; historyRun?: number }) {
-    const client = languageClient(fixture.site, 'pl', { auth: options.auth });
+  async function run(options: { auth: boolean; backup: boolean; siteUrl?: string }) {
+    const client = languageClient(fixture.site, 'pl', options);
     made.push(client);
     const prepared = await prepareLanguage(client, {
       backup: options.backup,
@@ -167,7 +185,6 @@ describe('pullLanguage (one language into the cache)', () => {
       store: cache.store,
       lang: 'pl',
       backup: options.backup,
-      historyRun: options.historyRun,
       media: new MediaFetcher(cache.store, {}),
       counters,
       emit: (event) => events.push(event),
@@ -250,13 +267,38 @@ describe('pullLanguage (one language into the cache)', () => {
     await run({ auth: false, backup: false });
     const first = siteInfo().seo;
     expect(first.source).toBe('schema');
-    // Nothing changed on the site: no item passes by, the stored node stays.
     await run({ auth: false, backup: false });
     expect(siteInfo().seo).toEqual(first);
     await run({ auth: true, backup: false });
     expect(siteInfo().seo.source).toBe('configuration');
     await run({ auth: false, backup: false });
     expect(siteInfo().seo.source).toBe('configuration');
+  });
+
+  it('reads revisions in pages of the size the revisions route allows', async () => {
+    const { site } = fixture;
+    const server = await startIndexProxy(site, { editIndex: perPageMaximum(/\/revisions$/, 2) });
+    try {
+      await run({ auth: true, backup: true, siteUrl: server.url });
+    } finally {
+      await server.close();
+    }
+    const lists = site.requests.filter((request) => request.path.endsWith('/revisions'));
+    expect(lists.length).toBeGreaterThan(0);
+    expect(new Set(lists.map((request) => request.query['per_page']))).toEqual(new Set(['2']));
+    // A post with more revisions than a page holds has them all.
+    const post = site.control
+      .listItems('pl', 'posts')
+      .find(
+        (item) =>
+          site.control.listRevisions('pl', 'posts', item.id).filter((r) => r.kind === 'revision')
+            .length > 2,
+      );
+    expect(post).toBeInstanceOf(Object);
+    expect(cache.store.revisions.list('pl', 'posts', post!.id).length).toBe(
+      site.control.listRevisions('pl', 'posts', post!.id).filter((r) => r.kind === 'revision')
+        .length,
+    );
   });
 
   it('fetches no revisions without backup, even for parents left queued by an earlier backup pull', async () => {
@@ -271,5 +313,81 @@ describe('pullLanguage (one language into the cache)', () => {
     );
     expect(cache.store.syncQueue.next('pl', 'revisions', 'posts', 0, 100)).toEqual(posts);
     expect(cache.store.revisions.list('pl', 'posts', posts[0]!)).toEqual([]);
+  });
+});
+
+/** An index edit: `per_page` of GET on the routes matching `route` allows at most `maximum`. */
+function perPageMaximum(route: RegExp, maximum: number): (index: Json) => Json {
+  return (index) => {
+    for (const [key, descriptor] of Object.entries(index.routes as Record<string, Json>)) {
+      if (!route.test(key)) continue;
+      for (const endpoint of descriptor.endpoints as Json[])
+        if ((endpoint.methods as string[]).includes('GET') && endpoint.args?.per_page)
+          endpoint.args.per_page.maximum = maximum;
+    }
+    return index;
+  };
+}
+
+/**
+ * The site representation when items do not all carry it (a server may send an item without
+ * its seo head): the pull takes the node from the first item of a batch that has one, and keeps
+ * it whatever later batches hold; a pull in which no item passes by keeps the stored one.
+ */
+describe('pullLanguage: the representation from items that may lack it', () => {
+  const fixture = useSite({ languages: ['pl'], posts: 2, pages: 1, media: 1 }, 'all');
+  const cache = useClockedStore();
+
+  it('is the node of the first item that has one, kept over a later batch without', async () => {
+    const { site } = fixture;
+    // 7 published posts read 3 per page: batches of 3, 3 and 1 item.
+    const published = site.control.listItems('pl', 'posts').filter((i) => i.status === 'publish');
+    site.control.createItems('pl', 'posts', 7 - published.length, { status: 'publish' });
+    const server = await startIndexProxy(site, {
+      editIndex: perPageMaximum(/^\/cms\/v2\/posts$/, 3),
+      // Only the second item of a list of three or more keeps its head.
+      editList: (_path, records) =>
+        records.map((record: Json, i) =>
+          i === 1 && records.length >= 3 ? record : { ...record, seo_head_json: undefined },
+        ),
+    });
+    const client = languageClient(site, 'pl', { auth: false, siteUrl: server.url });
+    const pullOnce = async () =>
+      pullLanguage({
+        prepared: await prepareLanguage(client, { backup: false, credentialNames: CREDENTIALS }),
+        client,
+        store: cache.store,
+        lang: 'pl',
+        backup: false,
+        media: new MediaFetcher(cache.store, {}),
+        counters: emptyCounters(),
+        emit: () => undefined,
+        fullSweepEvery: 0,
+      });
+    try {
+      await pullOnce();
+      const crawled = site.requests.filter(
+        (request) => request.path === '/cms/v2/posts' && request.query['per_page'] === '3',
+      );
+      expect(crawled.length).toBeGreaterThanOrEqual(3);
+      const post = (await getJson(site, 'pl', `/cms/v2/posts/${published[0]!.id}`)).body;
+      const node = (post.seo_head_json.schema['@graph'] as Json[]).find(
+        (entry) => entry['@type'] === 'Organization',
+      );
+      expect(node).toBeInstanceOf(Object);
+      const info = () => cache.store.siteInfo.get('pl')?.data as Json;
+      expect(info().seo).toEqual({ source: 'schema', schema_node: node });
+
+      // Nothing published any more: no post or page passes by, the stored node stays.
+      for (const type of ['posts', 'pages'] as const)
+        for (const item of site.control.listItems('pl', type))
+          site.control.updateItem('pl', type, item.id, { status: 'draft' });
+      await pullOnce();
+      expect([...cache.store.items.iterate('pl', 'posts')]).toEqual([]);
+      expect(info().seo).toEqual({ source: 'schema', schema_node: node });
+    } finally {
+      await client.close();
+      await server.close();
+    }
   });
 });
