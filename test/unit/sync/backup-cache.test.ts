@@ -1,10 +1,11 @@
-import { existsSync, readdirSync, readlinkSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../../src/config/settings.js';
 import { openStore } from '../../../src/store/index.js';
 import { backupCache } from '../../../src/sync/backup-cache.js';
 import { useClockedStore } from '../../helpers/store/clocked-store.js';
+import { openHandles } from '../../helpers/sync/pull-cache-handles.js';
 
 /**
  * `backup --to FILE`: a copy of the cache that opens and holds what the cache held; the cache
@@ -12,19 +13,6 @@ import { useClockedStore } from '../../helpers/store/clocked-store.js';
  */
 describe('backupCache', () => {
   const fixture = useClockedStore();
-
-  /** File descriptors of this process open on `file` (Linux: /proc/self/fd). */
-  function openHandles(file: string): number {
-    let count = 0;
-    for (const fd of readdirSync('/proc/self/fd')) {
-      try {
-        if (readlinkSync(join('/proc/self/fd', fd)) === file) count++;
-      } catch {
-        // closed between the listing and the read
-      }
-    }
-    return count;
-  }
 
   function fill(): void {
     const { store } = fixture;

@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, HttpError } from '../../../src/errors.js';
+import { AccessError, ConfigError, HttpError } from '../../../src/errors.js';
 import { openStore, type Store } from '../../../src/store/index.js';
 import { pull, type PullOptions } from '../../../src/sync/pull.js';
 import type { PullCounters, PullEvent, PullSummary } from '../../../src/sync/pull-summary.js';
 import { settingsFor } from '../../helpers/mirror-check.js';
 import { useSite } from '../../helpers/mirror-fixture.js';
+import { openHandles } from '../../helpers/sync/pull-cache-handles.js';
 import { startIndexProxy } from '../../helpers/sync/pull-language-site.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
 
@@ -120,6 +121,8 @@ describe('pull', () => {
     expect(summary.status).toBe('ok');
     expect(summary.total.revisions).toBe(0);
     expect(historyRequests()).toEqual([]);
+    // The cache is closed once the pull returns.
+    expect(openHandles(temp.file)).toBe(0);
     inCache((store) => {
       expect(store.runs.get(summary.runId)?.counters).toMatchObject({ backup: false });
       const post = fixture.site.control.listItems('pl', 'posts')[0]!;
@@ -194,6 +197,21 @@ describe('pull', () => {
     );
   });
 
+  it('refuses an author with --backup before any cache file, naming pages and the way out', async () => {
+    const { site } = fixture;
+    const s = settingsFor({ ...site, credentials: site.roleCredentials.author }, temp.file, {
+      backup: true,
+    });
+    const error = await pull(s).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AccessError);
+    const { message } = error as AccessError;
+    expect(message).toMatch(/may not list pages that are not published/);
+    expect(message).toContain(
+      `, or pull without --backup and without ${s.credentialNames.user}/${s.credentialNames.password} (published content only)`,
+    );
+    expect(existsSync(temp.file)).toBe(false);
+  });
+
   it('is "partial" when media files cannot be fetched, and says so in its run row', async () => {
     const s = settings();
     // Smaller than any file the site holds: every download is refused after its headers.
@@ -236,6 +254,7 @@ describe('pull', () => {
       },
     } satisfies PullOptions).catch((e: unknown) => e);
     expect(error).toBe('the progress display broke');
+    expect(openHandles(temp.file)).toBe(0);
     const run = inCache((store) => store.runs.latest());
     expect(run).toMatchObject({
       status: 'failed',
