@@ -191,6 +191,11 @@ describe('siteInfoDocument', () => {
     expect(siteInfoDocument('pl', {}, configuration, { seo: schema }).seo).toBe(configuration);
   });
 
+  it('takes a new configuration over an older configuration', () => {
+    const older = { source: 'configuration' as const, social_profiles: { x: 0 } };
+    expect(siteInfoDocument('pl', {}, configuration, { seo: older }).seo).toBe(configuration);
+  });
+
   it('ignores a previous document or seo that is not an object', () => {
     for (const previous of [null, 'x', 3, { seo: null }, { seo: 'configuration' }, {}]) {
       expect(siteInfoDocument('pl', {}, undefined, previous).seo).toBeNull();
