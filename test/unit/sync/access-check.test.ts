@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CmsClient } from '../../../src/client/index.js';
-import { AccessError, AuthError, HttpError } from '../../../src/errors.js';
+import { AccessError, AuthError, HttpError, SiteError } from '../../../src/errors.js';
 import { checkAccess } from '../../../src/sync/access-check.js';
 import { useSite } from '../../helpers/mirror-fixture.js';
 import {
@@ -205,6 +205,7 @@ describe('checkAccess against a scripted site', () => {
       restError(400, 'rest_invalid_param', { orderby: { code: 'rest_not_in_enum' } }),
       restError(400, 'rest_invalid_param', { status: null }),
       restError(400, 'rest_invalid_param'),
+      { status: 400, body: { code: 'rest_invalid_param', message: 'no data' } },
       restError(400, 'rest_other_code', { status: { code: 'rest_forbidden_status' } }),
       restError(404, 'rest_invalid_param', { status: { code: 'rest_forbidden_status' } }),
       restError(500, 'internal_error'),
@@ -218,6 +219,14 @@ describe('checkAccess against a scripted site', () => {
       made = undefined;
       server = undefined;
     }
+  });
+
+  it('lets an answer that is not a list through as the site error it is, naming the URL', async () => {
+    const error = await refusal({ pages: listAnswer(1), media: { status: 200, body: {} } });
+    expect(error).toBeInstanceOf(SiteError);
+    expect((error as SiteError).message).toMatch(
+      /\/cms\/v2\/media\?.* answered something other than a list/,
+    );
   });
 
   it('lets a failure of the credentials check itself through unchanged', async () => {
