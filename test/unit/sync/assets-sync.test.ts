@@ -175,7 +175,7 @@ describe('syncAssets', () => {
       contentItem(
         9001,
         `<p><img src="${a!.url}" srcset="${otherScheme(a!.url)} 800w, ${relativeB} 300w"></p>` +
-          `<p><a href="${otherScheme(b!.url)}">download</a></p>`,
+          `<p><a href="${otherScheme(a!.url)}">download</a></p>`,
         { link: `${site.url}/pl/post-9001/` },
       ),
       contentItem(9002, `<p><img src="${c!.url}"></p>`, { status: 'draft' }),
@@ -279,6 +279,21 @@ describe('syncAssets', () => {
     cache.store.syncQueue.add('pl', 'assets', 'posts', [9040]);
     await run('posts');
     expect(site.requests).toEqual([]);
+    expect(counters).toMatchObject({ embeds: 1, errors: 0 });
+  });
+
+  it('caches a URL whose oEmbed parameters the site refuses (400) as unresolved', async () => {
+    const { site } = fixture;
+    const video = 'https://www.youtube.com/watch?v=ccccccccccc';
+    storePosts([contentItem(9045, `<p>${video}</p>`)]);
+    site.control.clearLog();
+    // The proxy takes only an integer maxwidth: 400 rest_invalid_param.
+    await run('posts', { auth: true, maxwidth: 480.5 });
+    expect(site.requests.map((r) => [r.path, r.status])).toEqual([['/oembed/1.0/proxy', 400]]);
+    const entry = cache.store.oembed.get(video, 480.5);
+    expect(entry).toBeDefined();
+    expect(entry!.response).toBeNull();
+    expect(queued('posts')).toEqual([]);
     expect(counters).toMatchObject({ embeds: 1, errors: 0 });
   });
 
