@@ -142,6 +142,30 @@ describe('verify against the reference site', () => {
     expect(limited.collections).toEqual(report.collections);
   });
 
+  it('is not ok when a collection has one missing and one extra item (and nothing else)', async () => {
+    const { control } = fixture.site;
+    const [gone] = await listed('pl', 'posts');
+    await fill('view');
+    control.deleteItem('pl', 'posts', gone!);
+    control.createItems('pl', 'posts', 1);
+    const report = await verify(settings(false));
+    expect(report.differences.map((d) => d.kind).sort()).toEqual(['extra', 'missing']);
+    expect(report.ok).toBe(false);
+  });
+
+  it('is not ok when a collection has one extra and one stale item (and nothing else)', async () => {
+    const { control } = fixture.site;
+    const [gone, changed] = await listed('pl', 'pages');
+    expect(changed).toBeDefined();
+    await fill('view');
+    control.deleteItem('pl', 'pages', gone!);
+    control.setClock(() => new Date('2032-01-01T00:00:00Z'));
+    control.updateItem('pl', 'pages', changed!, { title: 'changed' });
+    const report = await verify(settings(false));
+    expect(report.differences.map((d) => d.kind).sort()).toEqual(['extra', 'stale']);
+    expect(report.ok).toBe(false);
+  });
+
   it('a record the pull skips (nested too deep) is reported as skipped, not as a difference', async () => {
     const { control } = fixture.site;
     const [kept, fresh] = await listed('pl', 'posts');
