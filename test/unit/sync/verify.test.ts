@@ -1,4 +1,6 @@
+import { existsSync, readdirSync, readlinkSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AccessError } from '../../../src/errors.js';
 import { openStore, type Store } from '../../../src/store/index.js';
 import { compare, verify, type VerifyReport } from '../../../src/sync/verify.js';
 import { settingsFor } from '../../helpers/mirror-check.js';
@@ -71,6 +73,8 @@ describe('verify against the reference site', () => {
       }
     }
     expect(report.collections).toEqual(expected);
+    // The cache is closed again: no file descriptor of this process is left on it.
+    expect(openFilesUnder(temp.dir)).toEqual([]);
     // Every listing asks for the pull's filter in id order.
     const lists = fixture.site.requests
       .slice(0, report.requests)
@@ -223,6 +227,25 @@ describe('verify against the reference site', () => {
     expect(report.ok).toBe(true);
   });
 
+  it('refuses a cache that does not exist, and does not create one', async () => {
+    const made = settings(false);
+    made.cache = `${temp.dir}/absent.sqlite`;
+    await expect(verify(made)).rejects.toThrow(/absent\.sqlite/);
+    expect(existsSync(made.cache)).toBe(false);
+  });
+
+  it('refuses credentials of a weak role with the advice of a pull without them', async () => {
+    await fill('view');
+    const made = settings(false);
+    made.credentials = fixture.site.roleCredentials.subscriber;
+    const error = await verify(made).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AccessError);
+    expect((error as AccessError).message).toMatch(
+      /accepted the credentials in CMS_USER\/CMS_APP_PASSWORD.*, or pull without CMS_USER\/CMS_APP_PASSWORD \(published content only\)$/,
+    );
+    expect((error as AccessError).message).not.toMatch(/--backup/);
+  });
+
   it('stops with an error naming the URL when the site fails', async () => {
     await fill('view');
     fixture.site.control.setFaults({ error: 1 });
@@ -231,6 +254,18 @@ describe('verify against the reference site', () => {
     );
   });
 });
+
+/** Paths under `dir` that this process holds open (Linux: /proc/self/fd). */
+function openFilesUnder(dir: string): string[] {
+  return readdirSync('/proc/self/fd').flatMap((fd) => {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
+      return target.startsWith(dir) ? [target] : [];
+    } catch {
+      return [];
+    }
+  });
+}
 
 function byPlace(report: VerifyReport) {
   return [...report.differences].sort((a, b) =>
