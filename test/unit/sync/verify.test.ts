@@ -7,6 +7,7 @@ import { settingsFor } from '../../helpers/mirror-check.js';
 import { useSite } from '../../helpers/mirror-fixture.js';
 import { getJson } from '../../helpers/reference.js';
 import { COLLECTIONS, mirrorSite, nested } from '../../helpers/sync/verify-cache.js';
+import { startListingProxy } from '../../helpers/sync/verify-proxy.js';
 import { useClockedStore } from '../../helpers/store/clocked-store.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
 
@@ -244,6 +245,33 @@ describe('verify against the reference site', () => {
       /accepted the credentials in CMS_USER\/CMS_APP_PASSWORD.*, or pull without CMS_USER\/CMS_APP_PASSWORD \(published content only\)$/,
     );
     expect((error as AccessError).message).not.toMatch(/--backup/);
+  });
+
+  it('ignores listed records that are null or have no numeric id, and reads a non-string modified_gmt as none', async () => {
+    await fill('view');
+    const [first] = await listed('pl', 'posts');
+    const cache = openStore(temp.file, { readonly: true });
+    const local = cache.items.get('pl', 'posts', first!)!.modifiedGmt;
+    cache.close();
+    const proxy = await startListingProxy(fixture.site, '/pl/cms-json/cms/v2/posts', (records) => [
+      null,
+      { id: '777', modified_gmt: '2024-01-01T00:00:00' },
+      ...records.map((record) =>
+        (record as { id: number }).id === first
+          ? { ...(record as object), modified_gmt: null }
+          : record,
+      ),
+    ]);
+    try {
+      const made = settings(false);
+      made.site = proxy.url;
+      const report = await verify(made);
+      expect(report.differences).toEqual([
+        { lang: 'pl', collection: 'posts', id: first, kind: 'stale', remote: undefined, local },
+      ]);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('stops with an error naming the URL when the site fails', async () => {
