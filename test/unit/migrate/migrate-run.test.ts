@@ -1,0 +1,194 @@
+import { describe, expect, it } from 'vitest';
+import { AuthError, ConfigError } from '../../../src/errors.js';
+import { openStore } from '../../../src/store/index.js';
+import { useMigrationSites } from '../../helpers/migrate/migrate-sites.js';
+import { expectMigrated, migrationTree } from '../../helpers/reliability-migrate.js';
+
+/**
+ * `migrate` in-process, from a mirrored cache of a small reference site to empty reference
+ * targets on 127.0.0.1: what the target ends up holding (from the target's own records), what
+ * a second run, a dry run, a conflict or a failed file leaves there, and what the report says.
+ */
+describe('migrate (a language re-created on another site)', () => {
+  const sites = useMigrationSites();
+
+  /** Writes the target was asked for (every POST: creates, updates, batches, seo). */
+  const writes = (target: { requests: { method: string }[] }) =>
+    target.requests.filter((entry) => entry.method === 'POST').length;
+
+  it('re-creates every item once, records the mappings, copies the seo settings; a second run writes nothing', async () => {
+    const cache = sites.cache();
+    const target = await sites.target();
+    const lines: string[] = [];
+    // The target address with a trailing slash: the same site as without one.
+    const report = await sites.run(cache, target, {
+      to: `${target.url}/`,
+      onLine: (line) => lines.push(line),
+    });
+    expect(report.failed).toEqual([]);
+    expect(report.stopped).toBe(false);
+    expectMigrated(sites.source, target, 'pl');
+    const from = migrationTree(sites.source, 'pl');
+    expect(report.created).toEqual({
+      media: from.media.length,
+      pages: from.pages.length,
+      posts: from.posts.length,
+    });
+    expect(report.skipped).toBe(0);
+    // Every request to the target but its index and the credential check is counted.
+    expect(target.requests.slice(0, 2).map((entry) => [entry.method, entry.path])).toEqual([
+      ['GET', '/'],
+      ['GET', '/cms/v2/posts'],
+    ]);
+    expect(report.requests).toBe(target.requests.length - 2);
+    expect(report.requests).toBeGreaterThan(0);
+    expect(report.seo?.siteRepresentation).toBe('ok (200)');
+    expect(report.requests).toBeGreaterThanOrEqual(report.seo!.requests + report.batches);
+    // Term ids are left out, and said so.
+    expect(report.warnings.some((line) => line.startsWith('posts: category ids'))).toBe(true);
+    expect(report.planText).toMatch(/^plan: create \d+ media, \d+ pages, \d+ posts;/m);
+    expect(lines.filter((line) => line.startsWith('created media '))).toHaveLength(
+      from.media.length,
+    );
+
+    const mapped = (() => {
+      const store = openStore(cache);
+      try {
+        return store.idMap.list(`${sites.source.url}#pl`, `${target.url}#pl`);
+      } finally {
+        store.close();
+      }
+    })();
+    const total = from.media.length + from.pages.length + from.posts.length;
+    expect(mapped).toHaveLength(total);
+
+    const before = writes(target);
+    const again = await sites.run(cache, target);
+    expect(again.created).toEqual({ media: 0, pages: 0, posts: 0 });
+    expect(again.skipped).toBe(total);
+    expect(again.failed).toEqual([]);
+    expectMigrated(sites.source, target, 'pl');
+    // Only the seo copy and indexing write again (harmless to repeat).
+    expect(writes(target) - before).toBe(again.seo!.requests);
+  });
+
+  it('reads the target in a dry run, plans, and writes nothing', async () => {
+    const target = await sites.target();
+    const report = await sites.run(sites.cache(), target, { dryRun: true });
+    expect(writes(target)).toBe(0);
+    expect(target.control.listItems('pl', 'posts')).toEqual([]);
+    expect(report.created).toEqual({ media: 0, pages: 0, posts: 0 });
+    expect(report.seo).toBeUndefined();
+    expect(report.planText).toMatch(/^create media \d+ /m);
+    expect(report.requests).toBeGreaterThan(0);
+  });
+
+  it("stops before writing on a person's item with a migrated slug; `skip` migrates the rest", async () => {
+    const source = migrationTree(sites.source, 'pl');
+    const taken = source.posts[0]!.slug;
+    const target = await sites.target();
+    target.control.createItems('pl', 'posts', 1, { slug: taken, title: 'A person wrote this' });
+    const stopped = await sites.run(sites.cache(), target);
+    expect(stopped.stopped).toBe(true);
+    expect(stopped.conflicts.map((conflict) => conflict.slug)).toEqual([taken]);
+    expect(writes(target)).toBe(0);
+    expect(stopped.planText).toContain(taken);
+
+    const cache = sites.cache();
+    const skipped = await sites.run(cache, target, { onConflict: 'skip' });
+    expect(skipped.stopped).toBe(false);
+    expect(skipped.failed).toEqual([]);
+    expect(skipped.created.posts).toBe(source.posts.length - 1);
+    const onTarget = migrationTree(target, 'pl');
+    expect(onTarget.posts.filter((post) => post.slug === taken)).toEqual([
+      expect.objectContaining({ title: 'A person wrote this' }),
+    ]);
+    expect(onTarget.pages).toEqual(source.pages);
+    expect(onTarget.media).toEqual(source.media);
+  });
+
+  it('holds every page and post back when a file cannot be created; the next run creates both', async () => {
+    const cache = sites.cache();
+    const store = openStore(cache);
+    const [first] = [...store.items.iterate('pl', 'media')];
+    const json = JSON.parse(first!.json) as Record<string, unknown> & { id: number };
+    store.items.upsertPage('pl', 'media', [{ ...json, source_url: undefined }], {
+      context: 'edit',
+    });
+    store.close();
+    const target = await sites.target();
+    const report = await sites.run(cache, target);
+    const source = migrationTree(sites.source, 'pl');
+    expect(report.failed[0]).toEqual({
+      type: 'media',
+      sourceId: first!.id,
+      message: `media ${first!.id} has no source_url`,
+    });
+    const waiting = report.failed.slice(1);
+    expect(waiting).toHaveLength(source.pages.length + source.posts.length);
+    for (const failure of waiting) {
+      expect(failure.message).toBe(
+        'waits for media that could not be created; the next run creates both',
+      );
+    }
+    expect(waiting.map((failure) => failure.type)).toEqual([
+      ...source.pages.map(() => 'pages'),
+      ...source.posts.map(() => 'posts'),
+    ]);
+    expect(target.control.listItems('pl', 'pages')).toEqual([]);
+    expect(target.control.listItems('pl', 'posts')).toEqual([]);
+    expect(target.control.listItems('pl', 'media')).toHaveLength(source.media.length - 1);
+    expect(report.seo).toBeUndefined();
+
+    const fixed = openStore(cache);
+    fixed.items.upsertPage('pl', 'media', [json], { context: 'edit' });
+    fixed.close();
+    const again = await sites.run(cache, target);
+    expect(again.failed).toEqual([]);
+    expect(again.created).toEqual({
+      media: 1,
+      pages: source.pages.length,
+      posts: source.posts.length,
+    });
+    expectMigrated(sites.source, target, 'pl');
+  });
+
+  it('sends the term ids when told the target shares them', async () => {
+    const target = await sites.target();
+    const report = await sites.run(sites.cache(), target, { keepTerms: true });
+    expect(report.warnings.filter((line) => line.includes('category ids'))).toEqual([]);
+    const categories = target.control
+      .listItems('pl', 'posts')
+      .map((post) => (post as unknown as { categories?: number[] }).categories);
+    expect(categories.some((ids) => Array.isArray(ids) && ids.length > 0)).toBe(true);
+  });
+
+  it('refuses to run without credentials for the target, naming the variables, before any request', async () => {
+    const target = await sites.target();
+    const attempt = sites.run(sites.cache(), target, {
+      credentials: undefined,
+      credentialNames: { user: 'TARGET_USER', password: 'TARGET_PASSWORD' },
+    });
+    await expect(attempt).rejects.toThrow(ConfigError);
+    await expect(attempt).rejects.toThrow(
+      'migrate needs credentials for the target (also for --dry-run, which reads it): set TARGET_USER and TARGET_PASSWORD',
+    );
+    expect(target.requests).toEqual([]);
+  });
+
+  it('names the default variables when none are given', async () => {
+    const target = await sites.target();
+    await expect(sites.run(sites.cache(), target, { credentials: undefined })).rejects.toThrow(
+      'set CMS_USER and CMS_APP_PASSWORD',
+    );
+  });
+
+  it('refuses wrong credentials before reading or writing anything', async () => {
+    const target = await sites.target();
+    const attempt = sites.run(sites.cache(), target, {
+      credentials: { user: target.credentials.user, password: 'wrong wrong wrong' },
+    });
+    await expect(attempt).rejects.toThrow(AuthError);
+    expect(writes(target)).toBe(0);
+  });
+});
