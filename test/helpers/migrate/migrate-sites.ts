@@ -1,4 +1,5 @@
 import { copyFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { migrate, type MigrateOptions, type MigrateReport } from '../../../src/migrate/index.js';
@@ -26,9 +27,13 @@ export interface MigrationSites {
   ): Promise<MigrateReport>;
 }
 
+/**
+ * `files: false`: the cache holds the media items but not their files (a pull without
+ * `backup`), so a migration must download them from the source.
+ */
 export function useMigrationSites(
   options: ReferenceOptions = { posts: 4, pages: 3, media: 2 },
-  mirror: { media: boolean } = { media: true },
+  { files }: { files: boolean } = { files: true },
 ): MigrationSites {
   let source: ReferenceSite | undefined;
   let master: TempCache | undefined;
@@ -37,7 +42,12 @@ export function useMigrationSites(
   beforeAll(async () => {
     source = await startReference({ languages: ['pl'], ...options });
     master = tempCache('cms-mirror-migrate-');
-    await mirrorLanguageInto(source, 'pl', master.file, mirror);
+    await mirrorLanguageInto(source, 'pl', master.file, { media: true });
+    if (!files) {
+      const db = new Database(master.file);
+      db.exec('DELETE FROM media_files; DELETE FROM media_blobs;');
+      db.close();
+    }
   });
   afterAll(async () => {
     await source?.close();

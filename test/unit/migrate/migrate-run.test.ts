@@ -183,12 +183,70 @@ describe('migrate (a language re-created on another site)', () => {
     );
   });
 
-  it('refuses wrong credentials before reading or writing anything', async () => {
+  it('refuses wrong credentials before reading or writing anything, naming the variables', async () => {
     const target = await sites.target();
     const attempt = sites.run(sites.cache(), target, {
       credentials: { user: target.credentials.user, password: 'wrong wrong wrong' },
+      credentialNames: { user: 'TARGET_USER', password: 'TARGET_PASSWORD' },
     });
     await expect(attempt).rejects.toThrow(AuthError);
+    await expect(attempt).rejects.toThrow('TARGET_USER/TARGET_PASSWORD');
     expect(writes(target)).toBe(0);
+  });
+
+  it('gives each item the target author it is mapped to', async () => {
+    const target = await sites.target();
+    const report = await sites.run(sites.cache(), target, {
+      authors: new Map([
+        [1, 2],
+        [2, 1],
+      ]),
+    });
+    expect(report.failed).toEqual([]);
+    const authorOf = (site: typeof target) =>
+      new Map(site.control.listItems('pl', 'posts').map((post) => [post.slug, post.author]));
+    const from = authorOf(sites.source);
+    const to = authorOf(target);
+    expect(to.size).toBeGreaterThan(0);
+    expect(new Set(from.values())).toEqual(new Set([1, 2]));
+    for (const [slug, author] of to) expect(author).toBe(3 - from.get(slug)!);
+  });
+
+  it("adopts a person's item with `adopt`, and a later run neither re-creates nor remaps it", async () => {
+    const source = migrationTree(sites.source, 'pl');
+    const taken = source.posts[0]!.slug;
+    const target = await sites.target();
+    target.control.createItems('pl', 'posts', 1, { slug: taken, title: 'A person wrote this' });
+    const cache = sites.cache();
+    const report = await sites.run(cache, target, { onConflict: 'adopt' });
+    expect(report.adopted).toBe(1);
+    expect(report.created.posts).toBe(source.posts.length - 1);
+    const again = await sites.run(cache, target, { onConflict: 'adopt' });
+    expect(again.failed).toEqual([]);
+    expect(again.created).toEqual({ media: 0, pages: 0, posts: 0 });
+    expect(target.control.listItems('pl', 'posts')).toHaveLength(source.posts.length);
+  });
+});
+
+describe('migrate from a cache without the media files', () => {
+  const sites = useMigrationSites({ posts: 1, pages: 1, media: 2 }, { files: false });
+
+  it('downloads each file from the source site and uploads the same bytes', async () => {
+    const target = await sites.target();
+    const report = await sites.run(sites.cache(), target);
+    expect(report.failed).toEqual([]);
+    const bytes = (site: typeof target) =>
+      site.control
+        .listFiles('pl')
+        .filter(
+          (file) => site.control.getItem('pl', 'media', file.owner)?.media?.file !== undefined,
+        )
+        .map((file) => file.bytes.toString('base64'))
+        .sort();
+    const sourceFiles = sites.source.control.listItems('pl', 'media').map((item) => item.id);
+    expect(report.created.media).toBe(sourceFiles.length);
+    const uploaded = bytes(target);
+    expect(uploaded).toHaveLength(sourceFiles.length);
+    for (const file of uploaded) expect(bytes(sites.source)).toContain(file);
   });
 });

@@ -156,21 +156,41 @@ describe('relinkCreated (links to items created later are updated)', () => {
       target.batch = batch;
       const first = createdOnTarget('posts', 1, 'post-a');
       const second = createdOnTarget('pages', 2, 'post-b');
-      const gone = createdOnTarget('posts', 3, 'post-c');
+      const third = createdOnTarget('posts', 3, 'post-c');
+      const gone = createdOnTarget('posts', 4, 'post-d');
       target.items.set(
         'cms/v2/posts',
         target.items.get('cms/v2/posts')!.filter((item) => item.id !== gone.targetId),
       );
-      const r = run([first, second, gone], 2);
+      // The refused update is the second of the second chunk.
+      const r = run([first, second, third, gone], 2);
       await relinkCreated(r);
       expect(raw(second.onTarget, 'content')).toBe(linkTo(GIVEN('post-b')));
-      expect(r.report.relinked).toBe(2);
+      expect(raw(third.onTarget, 'content')).toBe(linkTo(GIVEN('post-c')));
+      expect(r.report.relinked).toBe(3);
       expect(r.report.warnings).toEqual([
-        'posts 3: links to items created after it not updated (rest_post_invalid_id: Invalid post ID.)',
+        'posts 4: links to items created after it not updated (rest_post_invalid_id: Invalid post ID.)',
       ]);
-      expect(lines).toEqual(['updated links in 2 item(s) created before their targets']);
+      expect(lines).toEqual(['updated links in 3 item(s) created before their targets']);
     },
   );
+
+  it('sends a chunk one by one when the target allows a batch for only some of its routes', async () => {
+    const session = target.session();
+    const allows = session.index.allowsBatch.bind(session.index);
+    (session.index as { allowsBatch: typeof allows }).allowsBatch = (route, method) =>
+      route.startsWith('cms/v2/pages') && allows(route, method);
+    const page = createdOnTarget('pages', 1, 'post-a');
+    const post = createdOnTarget('posts', 2, 'post-b');
+    const r = { ...run([page, post]), session };
+    await relinkCreated(r);
+    expect(writes().map((w) => w.route)).toEqual([
+      `cms/v2/pages/${page.targetId}`,
+      `cms/v2/posts/${post.targetId}`,
+    ]);
+    expect(raw(post.onTarget, 'content')).toBe(linkTo(GIVEN('post-b')));
+    expect(r.report).toMatchObject({ relinked: 2, batches: 0, requests: 2 });
+  });
 
   it('says nothing and sends nothing when no link changed; names source URLs that match nothing', async () => {
     const plain = createdOnTarget('posts', 1, undefined);
