@@ -187,8 +187,9 @@ describe('createFiles (a migration uploads its media)', () => {
   it('reports a media item without a file address and goes on with the next', async () => {
     const [first, second] = media;
     const broken = { ...first!, source_url: undefined };
+    const numbered: Record<string, unknown> = { ...media[2]!, source_url: 42 };
     cache(second!, sourceBytes.get(second!.source_url as string)!);
-    const items = [asItem(broken), asItem(second!)];
+    const items = [asItem(broken), asItem(numbered), asItem(second!)];
     const r = run(items);
     await createFiles(r, steps(items), noSource);
     expect(r.report.failed).toEqual([
@@ -196,6 +197,11 @@ describe('createFiles (a migration uploads its media)', () => {
         type: 'media',
         sourceId: first!.id,
         message: `media ${String(first!.id)} has no source_url`,
+      },
+      {
+        type: 'media',
+        sourceId: numbered.id,
+        message: `media ${String(numbered.id)} has no source_url`,
       },
     ]);
     expect(onTarget()).toHaveLength(1);
@@ -225,15 +231,21 @@ describe('createFiles (a migration uploads its media)', () => {
     );
   });
 
-  it('sends the media type it knows, else a generic one, and the file name as an attachment', async () => {
-    const sent: { contentType: string; disposition: string }[] = [];
+  it('sends the media type it knows, else a generic one, the file name as an attachment, and never re-sends an upload', async () => {
+    // A retried upload whose answer was lost would create the file twice.
+    const sent: { contentType: string; disposition: string; idempotent: boolean }[] = [];
     const request = session.client.request.bind(session.client);
     session.client.request = ((method: string, route: string, options: never) => {
-      const { rawBody, headers } = options as {
+      const { rawBody, headers, idempotent } = options as {
         rawBody: { contentType: string };
         headers: Record<string, string>;
+        idempotent: boolean;
       };
-      sent.push({ contentType: rawBody.contentType, disposition: headers['content-disposition']! });
+      sent.push({
+        contentType: rawBody.contentType,
+        disposition: headers['content-disposition']!,
+        idempotent,
+      });
       return request(method as 'POST', route, options);
     }) as typeof session.client.request;
     const [first, second] = media;
@@ -244,10 +256,15 @@ describe('createFiles (a migration uploads its media)', () => {
     const items = [asItem(typed), asItem(untyped)];
     await createFiles(run(items), steps(items), noSource);
     expect(sent).toEqual([
-      { contentType: 'image/png', disposition: 'attachment; filename="logo.png"' },
+      {
+        contentType: 'image/png',
+        disposition: 'attachment; filename="logo.png"',
+        idempotent: false,
+      },
       {
         contentType: 'application/octet-stream',
         disposition: `attachment; filename="${String(second!.source_url).split('/').pop()!}"`,
+        idempotent: false,
       },
     ]);
   });
