@@ -307,6 +307,44 @@ describe('copySeoSettings: how the target is asked', () => {
     });
   });
 
+  it('remaps only logos: other settings, and values of an unexpected type, are sent as the source has them', async () => {
+    const { calls, session } = scripted(() => ({}));
+    const about = 'https://source.test/pl/about/';
+    await copySeoSettings(
+      session,
+      {
+        siteRepresentation: {
+          company_or_person: 'company',
+          // A number where a name is expected, a logo id as text, a logo address as a number.
+          company_name: 3,
+          company_logo_id: '4',
+          company_logo: 0,
+          // Text a person wrote, even when it is an address the migration maps.
+          description: about,
+        },
+        socialProfiles: undefined,
+      },
+      context(
+        [
+          [3, 30],
+          [4, 40],
+        ],
+        [[about, 'https://target.test/about/']],
+      ),
+      [],
+    );
+    expect(calls[0]!.options).toEqual({
+      body: {
+        company_or_person: 'company',
+        company_name: 3,
+        company_logo_id: '4',
+        company_logo: 0,
+        description: about,
+      },
+      idempotent: true,
+    });
+  });
+
   it('lets a failure that is not the site answering (a lost connection) end the run', async () => {
     const { session } = scripted(() => {
       throw new TypeError('fetch failed');
