@@ -29,11 +29,12 @@ export interface MigrationSites {
 
 /**
  * `files: false`: the cache holds the media items but not their files (a pull without
- * `backup`), so a migration must download them from the source.
+ * `backup`), so a migration must download them from the source. `prepare` changes the source
+ * site before it is mirrored.
  */
 export function useMigrationSites(
   options: ReferenceOptions = { posts: 4, pages: 3, media: 2 },
-  { files }: { files: boolean } = { files: true },
+  { files = true, prepare }: { files?: boolean; prepare?: (source: ReferenceSite) => void } = {},
 ): MigrationSites {
   let source: ReferenceSite | undefined;
   let master: TempCache | undefined;
@@ -41,6 +42,7 @@ export function useMigrationSites(
   const targets: ReferenceSite[] = [];
   beforeAll(async () => {
     source = await startReference({ languages: ['pl'], ...options });
+    prepare?.(source);
     master = tempCache('cms-mirror-migrate-');
     await mirrorLanguageInto(source, 'pl', master.file, { media: true });
     if (!files) {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AuthError, ConfigError } from '../../../src/errors.js';
 import { openStore } from '../../../src/store/index.js';
@@ -9,20 +10,30 @@ import { expectMigrated, migrationTree } from '../../helpers/reliability-migrate
  * targets on 127.0.0.1: what the target ends up holding (from the target's own records), what
  * a second run, a dry run, a conflict or a failed file leaves there, and what the report says.
  */
-describe('migrate (a language re-created on another site)', () => {
-  const sites = useMigrationSites();
+/** Writes the target was asked for (every POST: creates, updates, batches, seo). */
+const writes = (target: { requests: { method: string }[] }) =>
+  target.requests.filter((entry) => entry.method === 'POST').length;
 
-  /** Writes the target was asked for (every POST: creates, updates, batches, seo). */
-  const writes = (target: { requests: { method: string }[] }) =>
-    target.requests.filter((entry) => entry.method === 'POST').length;
+describe('migrate (a language re-created on another site)', () => {
+  // A page under another page: the tree must be created parents first.
+  const sites = useMigrationSites(undefined, {
+    prepare: (source) => {
+      const blog = source.control.listItems('pl', 'pages').find((page) => page.slug === 'blog')!;
+      source.control.createItems('pl', 'pages', 1, {
+        parent: blog.id,
+        slug: 'archiwum',
+        title: 'Archiwum',
+      });
+    },
+  });
 
   it('re-creates every item once, records the mappings, copies the seo settings; a second run writes nothing', async () => {
     const cache = sites.cache();
     const target = await sites.target();
     const lines: string[] = [];
-    // The target address with a trailing slash: the same site as without one.
+    // The target address with trailing slashes: the same site as without them.
     const report = await sites.run(cache, target, {
-      to: `${target.url}/`,
+      to: `${target.url}//`,
       onLine: (line) => lines.push(line),
     });
     expect(report.failed).toEqual([]);
@@ -35,6 +46,25 @@ describe('migrate (a language re-created on another site)', () => {
       posts: from.posts.length,
     });
     expect(report.skipped).toBe(0);
+    expect(from.pages.some((page) => page.parent !== null)).toBe(true);
+    // Links rewritten to the target; the source's term ids are not sent (not told to keep them).
+    const contents = [
+      ...target.control.listItems('pl', 'pages'),
+      ...target.control.listItems('pl', 'posts'),
+    ].map((item) => item.content);
+    expect(contents.join('\n')).toContain(`href="${target.url}/`);
+    for (const content of contents) expect(content).not.toContain(sites.source.url);
+    // (every post gets the target's default, while the source's posts carry different ids).
+    const termLists = (site: typeof target) =>
+      new Set(
+        site.control
+          .listItems('pl', 'posts')
+          .map((post) => JSON.stringify((post as unknown as { categories: number[] }).categories)),
+      );
+    expect(termLists(target).size).toBe(1);
+    expect(termLists(sites.source).size).toBeGreaterThan(1);
+    // The cache is closed after the run (nothing left in its write-ahead log).
+    expect(existsSync(`${cache}-wal`)).toBe(false);
     // Every request to the target but its index and the credential check is counted.
     expect(target.requests.slice(0, 2).map((entry) => [entry.method, entry.path])).toEqual([
       ['GET', '/'],
@@ -66,6 +96,7 @@ describe('migrate (a language re-created on another site)', () => {
     const again = await sites.run(cache, target);
     expect(again.created).toEqual({ media: 0, pages: 0, posts: 0 });
     expect(again.skipped).toBe(total);
+    expect(again.recovered).toBe(0);
     expect(again.failed).toEqual([]);
     expectMigrated(sites.source, target, 'pl');
     // Only the seo copy and indexing write again (harmless to repeat).
@@ -157,10 +188,14 @@ describe('migrate (a language re-created on another site)', () => {
     const target = await sites.target();
     const report = await sites.run(sites.cache(), target, { keepTerms: true });
     expect(report.warnings.filter((line) => line.includes('category ids'))).toEqual([]);
-    const categories = target.control
-      .listItems('pl', 'posts')
-      .map((post) => (post as unknown as { categories?: number[] }).categories);
-    expect(categories.some((ids) => Array.isArray(ids) && ids.length > 0)).toBe(true);
+    const categories = (site: typeof target) =>
+      new Map(
+        site.control
+          .listItems('pl', 'posts')
+          .map((post) => [post.slug, (post as unknown as { categories: number[] }).categories]),
+      );
+    expect(categories(target)).toEqual(categories(sites.source));
+    expect([...categories(target).values()].flat().length).toBeGreaterThan(0);
   });
 
   it('refuses to run without credentials for the target, naming the variables, before any request', async () => {
@@ -225,6 +260,56 @@ describe('migrate (a language re-created on another site)', () => {
     expect(again.failed).toEqual([]);
     expect(again.created).toEqual({ media: 0, pages: 0, posts: 0 });
     expect(target.control.listItems('pl', 'posts')).toHaveLength(source.posts.length);
+  });
+});
+
+describe('migrate after a run that died before re-linking, with a cache that lost its mappings', () => {
+  const sites = useMigrationSites();
+
+  it('finds its own copies (recorded in a real run, not in a dry run) and re-links them', async () => {
+    const target = await sites.target();
+    const linked = 'jesienny-spacer-po-krakowie';
+    // A person's post holds the slug: the migrated one is made beside it (`-2`).
+    target.control.createItems('pl', 'posts', 1, { slug: linked, title: 'A person wrote this' });
+    const first = await sites.run(sites.cache(), target, { onConflict: 'beside' });
+    expect(first.failed).toEqual([]);
+    const posts = () => target.control.listItems('pl', 'posts');
+    const copy = posts().find((post) => post.slug === `${linked}-2`)!;
+    const linking = posts().find((post) => post.content.includes(`/${linked}-2/`))!;
+    expect(linking).toBeDefined();
+    // As if the run had died before its second pass: the link still has the guessed path.
+    target.control.updateItem('pl', 'posts', linking.id, {
+      content: linking.content.replaceAll(`/${linked}-2/`, `/${linked}/`),
+    });
+    const total = first.created.media + first.created.pages + first.created.posts;
+    const mapped = (cache: string) => {
+      const store = openStore(cache);
+      try {
+        return store.idMap.list(`${sites.source.url}#pl`, `${target.url}#pl`).length;
+      } finally {
+        store.close();
+      }
+    };
+
+    const cache = sites.cache();
+    const writesBefore = writes(target);
+    const dry = await sites.run(cache, target, { dryRun: true, onConflict: 'beside' });
+    expect(dry.recovered).toBe(total);
+    expect(mapped(cache)).toBe(0);
+    expect(writes(target)).toBe(writesBefore);
+
+    const second = await sites.run(cache, target, { onConflict: 'beside' });
+    expect(second.recovered).toBe(total);
+    expect(second.created).toEqual({ media: 0, pages: 0, posts: 0 });
+    expect(mapped(cache)).toBe(total);
+    const relinked = target.control.getItem('pl', 'posts', linking.id)!;
+    expect(relinked.content).toContain(`/${linked}-2/`);
+    expect(relinked.content).not.toContain(`/${linked}/`);
+    expect(copy.id).toBeGreaterThan(0);
+
+    const third = await sites.run(cache, target, { onConflict: 'beside' });
+    expect(third.recovered).toBe(0);
+    expect(third.skipped).toBe(total);
   });
 });
 
