@@ -171,8 +171,10 @@ describe('scanTarget (what the target already holds for the items still to creat
     const plain = source('posts', 1, { title: '  Plain title  ' });
     const rendered = source('posts', 2, { title: { rendered: 'Rendered title' } });
     const none = source('posts', 3, { title: { raw: 7 } });
-    for (const item of [plain, rendered, none]) target.put('cms/v2/posts', persons(item));
-    await scan('posts', [plain, rendered, none]);
+    const missing = source('posts', 4);
+    delete (missing.json as Record<string, unknown>).title;
+    for (const item of [plain, rendered, none, missing]) target.put('cms/v2/posts', persons(item));
+    await scan('posts', [plain, rendered, none, missing]);
     expect(gets().flatMap((r) => (r.query?.search === undefined ? [] : [r.query.search]))).toEqual([
       'Plain title',
       'Rendered title',
@@ -233,12 +235,19 @@ describe('scanTarget (what the target already holds for the items still to creat
   it('matches a slug the target answers decoded or encoded, and skips items without a slug', async () => {
     const encoded = source('posts', 1, { slug: '%c5%bc%c3%b3%c5%82w' });
     const broken = source('posts', 2, { slug: 'bad-%zz' });
-    const answers: TargetItem[] = [
+    // A slug that reads like a missing one is still a slug.
+    const named = source('posts', 3, { slug: 'undefined' });
+    const unnumbered = source('posts', 4, { slug: 'no-id' });
+    const answers = [
       { id: 900, ...persons(encoded), slug: undefined },
       { id: 901, ...persons(encoded), slug: 'żółw' },
       { id: 902, ...persons(broken), slug: 'bad-%zz' },
       { id: 903, ...persons(encoded), slug: 'other' },
-    ];
+      // Another slug that cannot be decoded either: not the same slug.
+      { id: 904, ...persons(broken), slug: 'worse-%yy' },
+      // A copy without an id cannot be recorded: never taken.
+      { ...copyOf(unnumbered) },
+    ] as TargetItem[];
     const listed: unknown[] = [];
     const session = {
       lang: 'pl',
@@ -251,9 +260,11 @@ describe('scanTarget (what the target already holds for the items still to creat
         listPage: async () => ({ items: [] }),
       },
     } as unknown as SiteSession;
-    expect(await scan('posts', [encoded, broken], { session })).toEqual([
+    expect(await scan('posts', [encoded, broken, named, unnumbered], { session })).toEqual([
       [1, 'conflict', [901]],
       [2, 'conflict', [902]],
+      [3, 'free', []],
+      [4, 'free', []],
     ]);
     expect(listed).toHaveLength(1);
   });
