@@ -221,6 +221,9 @@ describe('scanTarget (what the target already holds for the items still to creat
     target.requests.length = 0;
     await scan('posts', [source('posts', 2, { slug: '' })]);
     expect(gets().map((r) => r.query?.status)).toEqual([['draft', 'pending']]);
+    target.requests.length = 0;
+    await scan('posts', [source('posts', 3), source('posts', 4, { slug: '' })]);
+    expect(gets().map((r) => r.query?.status)).toEqual([EDIT, ['draft', 'pending']]);
   });
 
   it('reads every page of the drafts', async () => {
