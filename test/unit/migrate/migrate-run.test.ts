@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AuthError, ConfigError } from '../../../src/errors.js';
 import { openStore } from '../../../src/store/index.js';
 import { useMigrationSites } from '../../helpers/migrate/migrate-sites.js';
-import { getJson } from '../../helpers/reference.js';
+import { getJson, type ReferenceSite } from '../../helpers/reference.js';
 import { expectMigrated, migrationTree } from '../../helpers/reliability-migrate.js';
 
 /**
@@ -11,6 +11,10 @@ import { expectMigrated, migrationTree } from '../../helpers/reliability-migrate
  * targets on 127.0.0.1: what the target ends up holding (from the target's own records), what
  * a second run, a dry run, a conflict or a failed file leaves there, and what the report says.
  */
+/** The source post a short link (`?p=id`) points at. */
+const shortLinked = (source: ReferenceSite) =>
+  source.control.listItems('pl', 'posts').find((post) => post.status === 'publish')!;
+
 /** Writes the target was asked for (every POST: creates, updates, batches, seo). */
 const writes = (target: { requests: { method: string }[] }) =>
   target.requests.filter((entry) => entry.method === 'POST').length;
@@ -20,12 +24,12 @@ describe('migrate (a language re-created on another site)', () => {
   const sites = useMigrationSites(undefined, {
     prepare: (source) => {
       const blog = source.control.listItems('pl', 'pages').find((page) => page.slug === 'blog')!;
-      // Its text links to the home and to a page of another language.
+      // Its text links to the home, to a page of another language and to a post by its id.
       source.control.createItems('pl', 'pages', 1, {
         parent: blog.id,
         slug: 'archiwum',
         title: 'Archiwum',
-        content: `<p><a href="${source.url}/pl/">Start</a> <a href="${source.url}/en/about/">EN</a></p>`,
+        content: `<p><a href="${source.url}/pl/">Start</a> <a href="${source.url}/en/about/">EN</a> <a href="${source.url}/pl/?p=${shortLinked(source).id}">short</a></p>`,
       });
     },
   });
@@ -58,9 +62,14 @@ describe('migrate (a language re-created on another site)', () => {
     ].map((item) => item.content);
     expect(contents.join('\n')).toContain(`href="${target.url}/`);
     // A link to a page of another language moves with the site's address.
-    const index = (await getJson(target, 'pl', '/')).body as { url: string };
+    const index = (await getJson(target, 'pl', '/')).body as { url: string; home: string };
     const archive = target.control.listItems('pl', 'pages').find((p) => p.slug === 'archiwum')!;
     expect(archive.content).toContain(`<a href="${index.url}/en/about/">EN</a>`);
+    // A short link by id points at the target's copy, under the target's home.
+    const copy = target.control
+      .listItems('pl', 'posts')
+      .find((post) => post.slug === shortLinked(sites.source).slug)!;
+    expect(archive.content).toContain(`<a href="${index.home}?p=${copy.id}">short</a>`);
     for (const content of contents) expect(content).not.toContain(sites.source.url);
     // (every post gets the target's default, while the source's posts carry different ids).
     const termLists = (site: typeof target) =>
