@@ -5,7 +5,8 @@ import type { SiteSession } from '../../src/push/site-session.js';
 /**
  * An in-memory migration target with what recovery and item creation ask of a site: list
  * pages by `include`, `slug`, `search` and `status` (`context=edit`), batches of creates
- * (`batch/v1`, `normal` validation) and single `POST`s. Items are stored as the site would
+ * (`batch/v1`, `normal` validation) and single `POST`s; a `POST` to `route/{id}` updates the
+ * item's text fields (404 when it is not there). Items are stored as the site would
  * answer them (`title`/`content`/`excerpt` as `{raw, rendered}`, `link` from the slug). A
  * create whose title is in `refuse` is answered 400, as a site refuses a bad field.
  */
@@ -94,6 +95,8 @@ export class FakeTarget {
 
   #post(route: string, body: Record<string, unknown>): { status: number; body: unknown } {
     this.beforeWrite?.(body);
+    const update = /^(.+)\/(\d+)$/.exec(route);
+    if (update !== null) return this.#update(update[1]!, Number(update[2]), body);
     if (this.refuse.has(String(body.title))) {
       return {
         status: 400,
@@ -101,6 +104,18 @@ export class FakeTarget {
       };
     }
     return { status: 201, body: this.create(route, body) };
+  }
+
+  /** An update of an item's text fields (`POST route/{id}`), as the site answers it. */
+  #update(route: string, id: number, body: Record<string, unknown>) {
+    const item = this.#list(route).find((candidate) => candidate.id === id);
+    if (item === undefined)
+      return { status: 404, body: { code: 'rest_post_invalid_id', message: 'Invalid post ID.' } };
+    for (const field of ['title', 'content', 'excerpt'] as const) {
+      if (typeof body[field] === 'string')
+        item[field] = { raw: body[field], rendered: body[field] };
+    }
+    return { status: 200, body: item };
   }
 
   /** A session on this target (only what the migration's recovery and creation use). */
