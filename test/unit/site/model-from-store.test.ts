@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildFromModel } from '../../../src/site/build-site.js';
 import { modelFromStore } from '../../../src/site/model-from-store.js';
 import { identityFromSeo } from '../../../src/site/site-identity.js';
 import { openStore, type CmsItem, type Store } from '../../../src/store/index.js';
@@ -9,6 +8,7 @@ import { mediaSitePath } from '../../../src/transform/media-site-paths.js';
 import { TRANSFORM_VERSION } from '../../../src/transform/version.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
 import { walkFiles } from '../../helpers/link-check.js';
+import { storedBuild } from '../../helpers/site/stored-build.js';
 
 const SECRET = 'HIDDEN-IN-STORE-5d1c';
 let temp: TempCache;
@@ -163,7 +163,7 @@ describe('modelFromStore', () => {
       publicUrl: 'https://static.example/pl',
     });
     const outDir = path.join(temp.dir, 'output', 'pl');
-    const report = await buildFromModel(model, { outDir, search: false });
+    const report = await storedBuild(store, model, { outDir, search: false });
     const files = walkFiles(outDir);
     expect(files).toContain('2024/01/p1/index.html');
     expect(files).toContain('o-nas/index.html');
