@@ -2,10 +2,9 @@
  * What the last build of one language wrote: per file the sha256 of its bytes and the digest
  * of what it was made from. The next build renders only outputs whose input digest changed
  * (or whose file went missing), writes only files whose bytes changed, and deletes the files
- * it no longer produces. A plain JSON value; the cache keeps it (`build_state`, `build_outputs`).
+ * it no longer produces. The cache keeps it (`build_state`, `build_outputs`); a build reads and
+ * stages its rows there (`stored-manifest.ts`).
  */
-import { BUILD_VERSION } from './site-plan.js';
-
 export const MANIFEST_VERSION = 1;
 
 export interface ManifestFile {
@@ -32,8 +31,9 @@ export interface BuildManifest extends ManifestHeader {
 }
 
 /**
- * Where a build puts the rows of the files it makes, as it makes them: a `Map`, or the cache's
- * staged rows (`stored-manifest.ts`), which keep a large site's manifest out of memory.
+ * Where a build puts the rows of the files it makes, as it makes them: the cache's staged rows
+ * (`stored-manifest.ts`), which keep a large site's manifest out of memory, or the `Map` of an
+ * edit build (a few pages: `edit-build.ts`).
  */
 export interface ManifestRows extends Iterable<[string, ManifestFile]> {
   get(file: string): ManifestFile | undefined;
@@ -43,34 +43,13 @@ export interface ManifestRows extends Iterable<[string, ManifestFile]> {
 }
 
 /**
- * The last build's rows as a build reads them: one at a time, or all in path order. A `Map`,
- * or the cache's rows read a lookup (or a page of rows) at a time (`stored-manifest.ts`).
+ * The last build's rows as a build reads them: one at a time, or all in path order. The cache's
+ * rows read a lookup (or a page of rows) at a time (`stored-manifest.ts`), or a `Map` (an edit
+ * build's few rows, or the files of a folder no record describes).
  */
 export interface RecordedFiles extends Iterable<[string, ManifestFile]> {
   get(file: string): ManifestFile | undefined;
   has(file: string): boolean;
   keys(): Iterable<string>;
   readonly size: number;
-}
-
-/** The files of a manifest already checked with `isCurrentManifest`, or none. */
-export function manifestFiles(manifest: BuildManifest | undefined): Map<string, ManifestFile> {
-  return manifest === undefined ? new Map() : new Map(Object.entries(manifest.files));
-}
-
-/** A manifest this build can trust: right shape, same manifest and build version. */
-export function isCurrentManifest(value: unknown): value is BuildManifest {
-  if (typeof value !== 'object' || value === null) return false;
-  const manifest = value as Partial<BuildManifest>;
-  return (
-    manifest.version === MANIFEST_VERSION &&
-    manifest.buildVersion === BUILD_VERSION &&
-    typeof manifest.templatesHash === 'string' &&
-    typeof manifest.modelDigest === 'string' &&
-    typeof manifest.files === 'object' &&
-    manifest.files !== null &&
-    Object.values(manifest.files).every(
-      (file) => typeof file?.hash === 'string' && typeof file.input === 'string',
-    )
-  );
 }

@@ -17,7 +17,6 @@ import { ConfigError } from '../errors.js';
 import {
   MANIFEST_VERSION,
   type BuildManifest,
-  type ManifestFile,
   type ManifestHeader,
   type ManifestRows,
 } from './build-manifest.js';
@@ -50,26 +49,17 @@ export interface BuildOptions extends Omit<PlanOptions, 'templatesHash'> {
   outDir: string;
   /** The theme. @default the package's `templates/` */
   templatesDir?: string;
-  /** The manifest the previous build of this language returned. @default none: a full build */
-  previous?: BuildManifest;
   /**
-   * The last build's record and this build's rows in the cache instead (`stored-manifest.ts`):
-   * no manifest is held in memory, `previous` and `filesOnDisk` are not used, and the report's
-   * manifest has no files (the caller records the staged rows: `recordStoredBuild`).
+   * The last build's record and this build's rows, in the cache (`stored-manifest.ts`): no
+   * manifest is held in memory, and the report's manifest has no files (the caller records the
+   * staged rows: `recordStoredBuild`).
    */
-  stored?: StoredRecord;
+  stored: StoredRecord;
   /**
    * What the pull changed. When it changed nothing and the theme did not change, the build is
    * skipped without planning. @default unknown: the model's digest decides
    */
   changed?: ChangeSet;
-  /**
-   * The files known to be on disk under `outDir`, when the caller knows them cheaply (the last
-   * build's record, completed, and its directories still there). Listing twenty thousand
-   * files costs a few hundred milliseconds, more than the rest of a one-page build.
-   * @default every file under `outDir`, listed
-   */
-  filesOnDisk?: ReadonlySet<string>;
   /**
    * Where pages render and search bundles are indexed: `startBuildWorkers()` keeps both off
    * this thread (the caller closes them). @default this thread
@@ -112,7 +102,7 @@ export interface BuildReport {
   phases: BuildPhases;
   /** Nothing changed: nothing was planned, rendered or written. */
   skipped: boolean;
-  /** Save it and pass it as `previous` next time (its files are empty with `stored`). */
+  /** What the build was made from (its files are in the cache: `recordStoredBuild`, empty here). */
   manifest: BuildManifest;
   /** Items left out (unsafe or colliding paths, non-public items given) and similar. */
   warnings: string[];
@@ -140,7 +130,7 @@ export async function buildFromModel(
   // A switch a killed build committed is finished first; its uncommitted staging is dropped.
   const trace = options.trace ?? traceFromEnvironment();
   recoverOutput(options.outDir, trace);
-  const build = knownOutput(options);
+  const build = knownOutput(options.outDir, options.stored);
   const { previous, known } = build;
   const changed = options.changed;
   const intact = sameThemeAndFiles(previous, templates.hash, known.before, known.onDisk);
@@ -176,8 +166,9 @@ export async function buildFromModel(
       return { ...skippedReport(build, previous, started), warnings: plan.warnings };
     }
     phases.plan = secondsSince(planStarted);
-    const run = { options, templatesDir, templates, plan, known, staging, workers, phases };
-    const written = await renderAndWrite({ ...run, rows: build.rows }, search);
+    const { rows } = build;
+    const run = { options, templatesDir, templates, plan, known, staging, workers, phases, rows };
+    const written = await renderAndWrite(run, search);
     const layout = { planned: plan.jobs.length, layoutDigest: layoutDigestOf(placed) };
     return { ...committed(run, written, started, build.stored), ...layout };
   } catch (error) {
@@ -231,7 +222,7 @@ function indexAndStage(
 
 /** One build past its plan, with its staging open. */
 export interface BuildRun {
-  options: BuildOptions;
+  options: Pick<BuildOptions, 'outDir' | 'renderChunkSize'>;
   templatesDir: string;
   templates: TemplatesScan;
   plan: SitePlan;
@@ -239,8 +230,8 @@ export interface BuildRun {
   staging: Staging;
   workers: BuildWorkers;
   phases: BuildPhases;
-  /** Where the build's rows go. @default a `Map`, and the written files listed */
-  rows?: RowsTarget;
+  /** Where the build's rows go: the cache's staged rows, or an edit build's `Map`. */
+  rows: RowsTarget;
 }
 
 export interface StagedBuild {
@@ -259,8 +250,7 @@ export async function renderAndWrite(
     streamed?: { indexes: ReadonlySet<number>; results: readonly WriteResult<ManifestRows>[] };
   },
 ): Promise<StagedBuild> {
-  const { plan, known, staging, phases } = run;
-  const rows = run.rows ?? { files: new Map<string, ManifestFile>(), listWritten: true };
+  const { plan, known, staging, phases, rows } = run;
   let mark = performance.now();
   const toRender = plan.jobs.filter((job) => !isCurrent(known, job.file, job.digest));
   const rendering = await renderPages(
@@ -302,14 +292,14 @@ export async function renderAndWrite(
 }
 
 /**
- * Commits the staged files (the switch) and reports. With the rows in the cache, the switch
+ * Commits the staged files (the switch) and reports. The rows are in the cache: the switch
  * reads the staged files from there and the report's manifest has no files.
  */
 function committed(
   run: BuildRun,
   staged: StagedBuild,
   started: number,
-  stored: StoredRecord | undefined,
+  stored: StoredRecord,
 ): BuildReport {
   const { written } = staged;
   const header: ManifestHeader = {
@@ -318,11 +308,8 @@ function committed(
     templatesHash: run.templates.hash,
     modelDigest: run.plan.modelDigest,
   };
-  const manifest: BuildManifest = {
-    ...header,
-    files: stored ? {} : Object.fromEntries(written.files),
-  };
-  run.staging.commit(written.removedFiles, stampOf(header), stored?.made.written());
+  const manifest: BuildManifest = { ...header, files: {} };
+  run.staging.commit(written.removedFiles, stampOf(header), stored.made.written());
   return {
     written: written.written,
     unchanged: written.unchanged,
@@ -387,7 +374,7 @@ function skippedReport(build: KnownBuild, previous: ManifestHeader, started: num
     seconds: secondsSince(started),
     phases: { scan: secondsSince(started), plan: 0, render: 0, search: 0, write: 0 },
     skipped: true,
-    manifest: build.manifest ?? { ...previous, files: {} },
+    manifest: { ...previous, files: {} },
     warnings: [],
     writtenFiles: [],
     removedFiles: [],

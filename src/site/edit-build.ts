@@ -9,12 +9,7 @@
 import type { SavedState } from '../store/build-state-repo.js';
 import type { Store } from '../store/index.js';
 import { MANIFEST_VERSION, type ManifestFile } from './build-manifest.js';
-import {
-  renderAndWrite,
-  withCheckedPublicUrl,
-  type BuildPhases,
-  type BuildReport,
-} from './build-site.js';
+import { renderAndWrite, withCheckedPublicUrl, type BuildReport } from './build-site.js';
 import type { BuildTrace } from './build-trace.js';
 import type { BuildWorkers } from './build-workers.js';
 import { RENDER_CHUNK } from './chunked-render.js';
@@ -25,7 +20,7 @@ import { openStaging, recoverOutput, stampOf } from './output-switch.js';
 import { filesByBundle, staleShards } from './search-outputs.js';
 import type { SiteModel } from './site-model.js';
 import { BUILD_VERSION, placeSite } from './site-plan.js';
-import type { KnownOutput } from './staged-writes.js';
+import type { KnownOutput, RowsTarget } from './staged-writes.js';
 import { scanTemplates } from './template-files.js';
 import { defaultTemplatesDir } from './templates-dir.js';
 
@@ -70,13 +65,7 @@ export async function buildEdited(
   const decided = decide(store, model, state, changed, { ...options, templatesDir });
   if (decided === undefined) return undefined;
   const { templates, edit, known, layoutDigest } = decided;
-  const phases: BuildPhases = {
-    scan: 0,
-    plan: secondsSince(started),
-    render: 0,
-    search: 0,
-    write: 0,
-  };
+  const phases = { scan: 0, plan: secondsSince(started), render: 0, search: 0, write: 0 };
   const plan = { ...edit.plan, search: { lang: options.lang, shards: edit.shards } };
   const bundleFiles = filesByBundle(known.before);
   const searchStarted = performance.now();
@@ -99,6 +88,7 @@ export async function buildEdited(
       staging,
       workers: options.workers,
       phases,
+      rows: editRows(),
     };
     const staged = await renderAndWrite(run, { searchFiles, bundleFiles });
     const written = new Map(
@@ -217,6 +207,15 @@ function updatedFingerprint(
     swap(row && pathDigest(shard.dir, row.input), pathDigest(shard.dir, shard.digest));
   }
   return xorDigests(changes);
+}
+
+/**
+ * Where an edit build's rows go: a `Map`, not the cache's staged rows (`StoredRecord`) a full
+ * build uses. An edit build makes a few pages per edited item (at most `EDIT_LIMIT` items) and
+ * records only the rows it changed (`recordChanges`), where staged rows replace the record.
+ */
+function editRows(): RowsTarget {
+  return { files: new Map<string, ManifestFile>(), listWritten: true };
 }
 
 function sameRow(a: ManifestFile | undefined, b: ManifestFile): boolean {

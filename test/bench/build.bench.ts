@@ -9,10 +9,12 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildFromModel, type BuildReport } from '../../src/site/build-site.js';
+import type { BuildOptions } from '../../src/site/build-site.js';
 import { startBuildWorkers } from '../../src/site/build-workers.js';
 import type { MediaFile, PageEntry, PostEntry, SiteModel } from '../../src/site/site-model.js';
+import { openStore, type Store } from '../../src/store/index.js';
 import { relativeSitePath } from '../../src/transform/site-paths.js';
+import { storedBuild, type StoredBuild } from '../helpers/site/stored-build.js';
 
 const POSTS = Number(process.argv[2] ?? 10_000);
 const WORDS = Number(process.argv[3] ?? 250);
@@ -132,13 +134,20 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-build-bench-'));
   // Pages render and are indexed in worker threads, as `cms-mirror build` and `run` do it.
   const workers = startBuildWorkers();
+  // The builds' records, in a cache as a run keeps them (the files on disk listed, as `build`).
+  const store: Store = openStore(path.join(dir, 'cache.sqlite'));
+  const buildFromModel = (
+    model: SiteModel,
+    options: Omit<BuildOptions, 'stored'>,
+    lang = path.basename(options.outDir),
+  ) => storedBuild(store, model, options, { lang });
   try {
     const models = Object.fromEntries(LANGS.map((lang) => [lang, model(lang, POSTS)])) as Record<
       (typeof LANGS)[number],
       SiteModel
     >;
     const outDir = (lang: string): string => path.join(dir, 'output', lang);
-    const reports = new Map<string, BuildReport>();
+    const reports = new Map<string, StoredBuild>();
 
     // One language after the other, as `cms-mirror build` does.
     const [, fullSeconds] = await timed(async () => {
@@ -160,7 +169,6 @@ async function main(): Promise<void> {
       for (const lang of LANGS) {
         const report = await buildFromModel(models[lang], {
           outDir: outDir(lang),
-          previous: reports.get(lang)!.manifest,
           changed: { items: 0, site: false },
           workers,
         });
@@ -175,7 +183,6 @@ async function main(): Promise<void> {
     const [noop, noopSeconds] = await timed(() =>
       buildFromModel(models.pl, {
         outDir: outDir('pl'),
-        previous: reports.get('pl')!.manifest,
         workers,
       }),
     );
@@ -192,27 +199,31 @@ async function main(): Promise<void> {
     const [edit, editSeconds] = await timed(() =>
       buildFromModel(edited, {
         outDir: outDir('pl'),
-        previous: reports.get('pl')!.manifest,
         workers,
       }),
     );
-    const searchFiles = edit.writtenFiles.filter((file) => file.startsWith('pagefind/')).length;
+    const searchFiles = edit.stagedFiles.filter((file) => file.startsWith('pagefind/')).length;
     console.log(
       `one edited post, one language: ${editSeconds.toFixed(2)} s (phases ${JSON.stringify(edit.phases)}), ${edit.rendered} pages rendered, ` +
         `${edit.written} files written (${searchFiles} of them search index), ${edit.removed} removed`,
     );
     console.log(
-      `  pages written: ${edit.writtenFiles.filter((file) => !file.startsWith('pagefind/')).join(', ')}`,
+      `  pages written: ${edit.stagedFiles.filter((file) => !file.startsWith('pagefind/')).join(', ')}`,
     );
 
     const [plain, plainSeconds] = await timed(() =>
-      buildFromModel(models.es, { outDir: path.join(dir, 'plain', 'es'), search: false, workers }),
+      buildFromModel(
+        models.es,
+        { outDir: path.join(dir, 'plain', 'es'), search: false, workers },
+        'plain-es',
+      ),
     );
     console.log(
       `full build without search index, one language: ${plainSeconds.toFixed(2)} s, ` +
         `${plain.pages} pages (${Math.round(plain.pages / plainSeconds)} pages/s)`,
     );
   } finally {
+    store.close();
     await workers.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }

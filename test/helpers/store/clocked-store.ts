@@ -1,8 +1,7 @@
-import { afterEach, beforeEach } from 'vitest';
+import { beforeEach } from 'vitest';
 import type { Store } from '../../../src/store/index.js';
-import { openStore } from '../../../src/store/index.js';
 import type { TempCache } from '../temp-cache.js';
-import { tempCache } from '../temp-cache.js';
+import { useTempStore } from './temp-store.js';
 
 export interface ClockedStore {
   /** The store of the running test, on a fresh cache file. */
@@ -15,25 +14,19 @@ export interface ClockedStore {
 
 /** A fresh cache per test whose clock the test sets (starting at 2024-05-01T10:00:00Z). */
 export function useClockedStore(): ClockedStore {
-  let temp: TempCache | undefined;
-  let store: Store | undefined;
+  // Set before the store opens (hooks run in the order they are registered).
+  beforeEach(() => {
+    fixture.clock = new Date('2024-05-01T10:00:00.000Z');
+  });
+  const cache = useTempStore({ now: () => fixture.clock });
   const fixture = {
     clock: new Date(0),
     get store(): Store {
-      return store!;
+      return cache.store;
     },
     get temp(): TempCache {
-      return temp!;
+      return cache.temp;
     },
   };
-  beforeEach(() => {
-    temp = tempCache();
-    fixture.clock = new Date('2024-05-01T10:00:00.000Z');
-    store = openStore(temp.file, { now: () => fixture.clock });
-  });
-  afterEach(() => {
-    store?.close();
-    temp?.cleanup();
-  });
   return fixture;
 }

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { checkout, recordDeletes, recordFileEdits } from '../../../src/push/index.js';
-import { openStore, type Store } from '../../../src/store/index.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import type { Store } from '../../../src/store/index.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
+import { useTempStore } from '../../helpers/store/temp-store.js';
 
 const post = (id: number, title: string, modified = '2024-01-01T10:00:00') => ({
   id,
@@ -23,16 +23,15 @@ const post = (id: number, title: string, modified = '2024-01-01T10:00:00') => ({
 });
 
 describe('checkout and recording edits (real SQLite, real files)', () => {
-  let temp: TempCache;
-  let store: Store;
+  const cache = useTempStore();
   let dir: string;
 
   beforeEach(() => {
-    temp = tempCache();
-    store = openStore(temp.file);
-    dir = path.join(temp.dir, 'content');
-    store.items.upsertPage('pl', 'posts', [post(1, 'One'), post(2, 'Two')], { context: 'edit' });
-    store.items.upsertPage(
+    dir = path.join(cache.temp.dir, 'content');
+    cache.store.items.upsertPage('pl', 'posts', [post(1, 'One'), post(2, 'Two')], {
+      context: 'edit',
+    });
+    cache.store.items.upsertPage(
       'pl',
       'pages',
       [
@@ -50,43 +49,39 @@ describe('checkout and recording edits (real SQLite, real files)', () => {
       { context: 'edit' },
     );
   });
-  afterEach(() => {
-    store.close();
-    temp.cleanup();
-  });
 
   it('writes one file per item with its base and hash, and a second run writes nothing', () => {
-    const first = checkout({ store, dir, languages: ['pl'] });
+    const first = checkout({ store: cache.store, dir, languages: ['pl'] });
     expect(first).toEqual({ written: 3, unchanged: 0, keptLocal: [], items: 3 });
     const file = path.join(dir, 'pl/posts/1-post-1.html');
     expect(readFileSync(file, 'utf8')).toContain('title: One\n');
-    expect(store.checkouts.get('pl', 'posts', 1)).toMatchObject({
+    expect(cache.store.checkouts.get('pl', 'posts', 1)).toMatchObject({
       file,
       baseModifiedGmt: '2024-01-01T10:00:00',
     });
-    expect(checkout({ store, dir, languages: ['pl'] })).toEqual({
+    expect(checkout({ store: cache.store, dir, languages: ['pl'] })).toEqual({
       written: 0,
       unchanged: 3,
       keptLocal: [],
       items: 3,
     });
-    expect(recordFileEdits({ store, dir }).recorded).toEqual([]);
+    expect(recordFileEdits({ store: cache.store, dir }).recorded).toEqual([]);
   });
 
   it('never overwrites a locally edited file, and says so', () => {
-    checkout({ store, dir, languages: ['pl'] });
+    checkout({ store: cache.store, dir, languages: ['pl'] });
     const file = path.join(dir, 'pl/posts/1-post-1.html');
     writeFileSync(file, readFileSync(file, 'utf8').replace('title: One', 'title: Mine'));
-    store.items.upsertPage('pl', 'posts', [post(1, 'Remote', '2024-02-01T00:00:00')], {
+    cache.store.items.upsertPage('pl', 'posts', [post(1, 'Remote', '2024-02-01T00:00:00')], {
       context: 'edit',
     });
-    const again = checkout({ store, dir, languages: ['pl'] });
+    const again = checkout({ store: cache.store, dir, languages: ['pl'] });
     expect(again.keptLocal).toEqual([file]);
     expect(readFileSync(file, 'utf8')).toContain('title: Mine');
   });
 
   it('records only the changed fields, a create for a file without id, a trash for status: trash', () => {
-    checkout({ store, dir, languages: ['pl'] });
+    checkout({ store: cache.store, dir, languages: ['pl'] });
     const one = path.join(dir, 'pl/posts/1-post-1.html');
     const two = path.join(dir, 'pl/posts/2-post-2.html');
     writeFileSync(
@@ -98,7 +93,7 @@ describe('checkout and recording edits (real SQLite, real files)', () => {
     writeFileSync(two, readFileSync(two, 'utf8').replace('status: publish', 'status: trash'));
     const fresh = path.join(dir, 'pl/pages/new-page.html');
     writeFileSync(fresh, '---\ntitle: Fresh\nstatus: draft\n---\n<p>F</p>\n');
-    const result = recordFileEdits({ store, dir });
+    const result = recordFileEdits({ store: cache.store, dir });
     expect(result.problems).toEqual([]);
     expect(
       result.recorded.map((edit) => [edit.type, edit.itemId, edit.fields, edit.baseModifiedGmt]),
@@ -109,19 +104,22 @@ describe('checkout and recording edits (real SQLite, real files)', () => {
     ]);
     // Saving again refreshes the same edit; reverting the file drops it.
     writeFileSync(one, readFileSync(one, 'utf8').replace('title: Changed', 'title: Again'));
-    const again = recordFileEdits({ store, dir, files: [one] });
+    const again = recordFileEdits({ store: cache.store, dir, files: [one] });
     expect(again.recorded[0]?.id).toBe(result.recorded[0]?.id);
-    expect(store.edits.list({ state: 'pending' })).toHaveLength(3);
-    checkoutRevert(store, one);
-    recordFileEdits({ store, dir, files: [one] });
-    expect(store.edits.list({ state: 'pending' }).map((edit) => edit.itemId)).toEqual([2, null]);
+    expect(cache.store.edits.list({ state: 'pending' })).toHaveLength(3);
+    checkoutRevert(cache.store, one);
+    recordFileEdits({ store: cache.store, dir, files: [one] });
+    expect(cache.store.edits.list({ state: 'pending' }).map((edit) => edit.itemId)).toEqual([
+      2,
+      null,
+    ]);
   });
 
   it('reports unreadable front matter as a problem naming the file and line, and queues nothing for it', () => {
-    checkout({ store, dir, languages: ['pl'] });
+    checkout({ store: cache.store, dir, languages: ['pl'] });
     const one = path.join(dir, 'pl/posts/1-post-1.html');
     writeFileSync(one, readFileSync(one, 'utf8').replace('title: One', 'title: [broken'));
-    const result = recordFileEdits({ store, dir });
+    const result = recordFileEdits({ store: cache.store, dir });
     expect(result.problems).toHaveLength(1);
     expect(result.problems[0]?.message).toMatch(
       new RegExp(`^${one.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:\\d+: invalid front matter`),
@@ -130,23 +128,34 @@ describe('checkout and recording edits (real SQLite, real files)', () => {
   });
 
   it('queues --delete ids as trash requests, never a missing file', () => {
-    checkout({ store, dir, languages: ['pl'] });
+    checkout({ store: cache.store, dir, languages: ['pl'] });
     const two = path.join(dir, 'pl/posts/2-post-2.html');
     writeFileSync(two, ''); // emptied, then removed: still not a delete request
     rmSync(two);
     expect(existsSync(two)).toBe(false);
-    expect(recordFileEdits({ store, dir }).recorded).toEqual([]);
-    const [edit] = recordDeletes(store, [{ lang: 'pl', type: 'posts', id: 2 }]);
+    expect(recordFileEdits({ store: cache.store, dir }).recorded).toEqual([]);
+    const [edit] = recordDeletes(cache.store, [{ lang: 'pl', type: 'posts', id: 2 }]);
     expect(edit).toMatchObject({ itemId: 2, fields: { status: 'trash' }, state: 'pending' });
   });
 
   it('checkout runs from the command line', async () => {
-    store.close();
+    cache.store.close();
     const result = await runCliCaptured(
-      ['checkout', '--cache', temp.file, '--dir', dir, '--lang', 'pl', '--type', 'pages', '--json'],
-      { cwd: temp.dir },
+      [
+        'checkout',
+        '--cache',
+        cache.temp.file,
+        '--dir',
+        dir,
+        '--lang',
+        'pl',
+        '--type',
+        'pages',
+        '--json',
+      ],
+      { cwd: cache.temp.dir },
     );
-    store = openStore(temp.file);
+    cache.reopen();
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({
@@ -156,8 +165,8 @@ describe('checkout and recording edits (real SQLite, real files)', () => {
       items: 1,
     });
     expect(existsSync(path.join(dir, 'pl/pages/5-about.html'))).toBe(true);
-    const bad = await runCliCaptured(['checkout', '--cache', temp.file, '--type', 'media'], {
-      cwd: temp.dir,
+    const bad = await runCliCaptured(['checkout', '--cache', cache.temp.file, '--type', 'media'], {
+      cwd: cache.temp.dir,
     });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--type: expected posts and/or pages, got "media"');

@@ -1,11 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createInBatches, createTree, type CreateRun } from '../../../src/migrate/create-items.js';
 import { planMigration, type PlanStep, type SourceItem } from '../../../src/migrate/planner.js';
 import type { MigrateContext } from '../../../src/migrate/recovery.js';
 import { emptyReport } from '../../../src/migrate/report.js';
-import { openStore, type Store } from '../../../src/store/index.js';
 import { FakeTarget } from '../../helpers/fake-target.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import { useTempStore } from '../../helpers/store/temp-store.js';
 
 /**
  * Creating a migration's posts and pages, in-process: a real SQLite `id_map` and an in-memory
@@ -35,19 +34,12 @@ function item(type: 'posts' | 'pages', id: number, fields: Record<string, unknow
 }
 
 describe('createInBatches / createTree (the migration writes posts and pages)', () => {
-  let temp: TempCache;
-  let store: Store;
+  const cache = useTempStore();
   let target: FakeTarget;
   let lines: string[];
   beforeEach(() => {
-    temp = tempCache();
-    store = openStore(temp.file);
     target = new FakeTarget();
     lines = [];
-  });
-  afterEach(() => {
-    store.close();
-    temp.cleanup();
   });
 
   function run(items: SourceItem[], maxItems = 25): CreateRun {
@@ -61,7 +53,7 @@ describe('createInBatches / createTree (the migration writes posts and pages)', 
       targetUrl: 'https://target.test',
     };
     return {
-      store,
+      store: cache.store,
       session: target.session(),
       byId: new Map(items.map((i) => [`${i.type}:${i.id}`, i])),
       context,
@@ -76,7 +68,9 @@ describe('createInBatches / createTree (the migration writes posts and pages)', 
   const stepsOf = (items: SourceItem[]): PlanStep[] => planMigration(items, () => undefined).steps;
   const mapped = (type: string) =>
     Object.fromEntries(
-      store.idMap.list(KEYS.sourceKey, KEYS.targetKey, type).map((m) => [m.sourceId, m.targetId]),
+      cache.store.idMap
+        .list(KEYS.sourceKey, KEYS.targetKey, type)
+        .map((m) => [m.sourceId, m.targetId]),
     );
   const onTarget = (route: string) => target.items.get(route) ?? [];
 

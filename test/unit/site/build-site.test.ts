@@ -3,13 +3,22 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildFromModel, type BuildReport } from '../../../src/site/build-site.js';
+import type { BuildOptions } from '../../../src/site/build-site.js';
 import { inProcessWorkers, type BuildWorkers } from '../../../src/site/build-workers.js';
 import { InputError } from '../../../src/errors.js';
 import type { SiteModel } from '../../../src/site/site-model.js';
 import { checkLinks, documentUrls, walkFiles } from '../../helpers/link-check.js';
 import { findAll, parseXml, textOf } from '../../helpers/xml-parse.js';
 import { fixtureModel, makePost, postPath, SECRET_MARKER } from '../../helpers/fixture-model.js';
+import {
+  recordedFiles,
+  storedBuild,
+  type StoredBuild,
+  type StoredBuildHow,
+} from '../../helpers/site/stored-build.js';
+import { useTempStore } from '../../helpers/store/temp-store.js';
+
+const cache = useTempStore();
 
 let tmp: string;
 let outputDir: string;
@@ -41,11 +50,22 @@ function jsonLd(html: string): { '@graph': Record<string, unknown>[] } {
   return JSON.parse(match![1]!) as { '@graph': Record<string, unknown>[] };
 }
 
+/** A build with its record in the test's cache, the files on disk listed (a plain `build`). */
 function build(
   model: SiteModel,
-  extra: Partial<Parameters<typeof buildFromModel>[1]> = {},
-): Promise<BuildReport> {
-  return buildFromModel(model, { outDir, search: false, ...extra });
+  extra: Partial<Omit<BuildOptions, 'stored'>> = {},
+  how?: StoredBuildHow,
+): Promise<StoredBuild> {
+  return buildFromModel(model, { outDir, search: false, ...extra }, how);
+}
+
+/** `build` without the defaults. */
+function buildFromModel(
+  model: SiteModel,
+  options: Omit<BuildOptions, 'stored'>,
+  how?: StoredBuildHow,
+): Promise<StoredBuild> {
+  return storedBuild(cache.store, model, options, how);
 }
 
 describe('buildFromModel: a full build', () => {
@@ -264,8 +284,9 @@ describe('buildFromModel: incremental', () => {
   it('skips a run whose pull changed nothing, and says so', async () => {
     const first = await build(fixtureModel());
     const onDisk = walkFiles(outDir);
+    const recorded = recordedFiles(cache.store, 'pl');
+    expect(Object.keys(recorded)).toHaveLength(onDisk.length);
     const second = await build(fixtureModel(), {
-      previous: first.manifest,
       changed: { items: 0, site: false },
     });
     expect(second).toMatchObject({
@@ -275,19 +296,20 @@ describe('buildFromModel: incremental', () => {
       rendered: 0,
       pages: first.pages,
     });
-    expect(second.manifest).toBe(first.manifest);
+    // The last build's record stands, untouched.
+    expect(second.manifest).toEqual(first.manifest);
+    expect(recordedFiles(cache.store, 'pl')).toEqual(recorded);
     expect(walkFiles(outDir)).toEqual(onDisk);
   });
 
   it('writes nothing when nothing changed even if the pull says something did', async () => {
     const first = await build(fixtureModel());
     const second = await build(fixtureModel(), {
-      previous: first.manifest,
       changed: { items: 3, site: false },
     });
     expect(second).toMatchObject({ skipped: false, written: 0, removed: 0, rendered: 0 });
     expect(second.unchanged).toBe(first.written);
-    const third = await build(fixtureModel(), { previous: second.manifest });
+    const third = await build(fixtureModel());
     expect(third).toMatchObject({ skipped: true, written: 0 });
   });
 
@@ -300,10 +322,10 @@ describe('buildFromModel: incremental', () => {
     post.title = 'Post 23, edited';
     post.html = '<p>New body</p>';
     post.modifiedGmt = '2025-01-01T00:00:00';
-    const second = await build(edited, { previous: first.manifest, postsPerPage: 10 });
+    const second = await build(edited, { postsPerPage: 10 });
     // Post 23 is the newest non-sticky post: page 1 of the listing; its title also shows
     // on its newer and older neighbours' pages.
-    expect(second.writtenFiles.sort()).toEqual(
+    expect(second.stagedFiles.sort()).toEqual(
       [
         '2024/12/post-23/index.html',
         'index.html',
@@ -320,11 +342,11 @@ describe('buildFromModel: incremental', () => {
   });
 
   it('deletes the page of a removed or unpublished post', async () => {
-    const first = await build(fixtureModel({ posts: 12 }));
+    await build(fixtureModel({ posts: 12 }));
     const model = fixtureModel({ posts: 12 });
     model.posts = model.posts.filter((post) => post.id !== 105);
     model.posts.find((post) => post.id === 106)!.status = 'draft';
-    const second = await build(model, { previous: first.manifest });
+    const second = await build(model);
     // 10 posts left: the second listing page goes too.
     expect(second.removedFiles.sort()).toEqual([
       '2024/06/post-5/index.html',
@@ -346,17 +368,16 @@ describe('buildFromModel: incremental', () => {
   });
 
   it('renders a page again when its file went missing', async () => {
-    const first = await build(fixtureModel({ posts: 3 }));
+    await build(fixtureModel({ posts: 3 }));
     fs.rmSync(path.join(outDir, 'contact/index.html'));
     const second = await build(fixtureModel({ posts: 3 }), {
-      previous: first.manifest,
       changed: { items: 0, site: false },
     });
     expect(second).toMatchObject({
       skipped: false,
       written: 1,
       rendered: 1,
-      writtenFiles: ['contact/index.html'],
+      stagedFiles: ['contact/index.html'],
     });
   });
 
@@ -373,18 +394,17 @@ describe('buildFromModel: incremental', () => {
     );
     const second = await build(fixtureModel({ posts: 3 }), {
       templatesDir,
-      previous: first.manifest,
       changed: { items: 0, site: false },
     });
     expect(second.skipped).toBe(false);
     expect(second.rendered).toBe(first.rendered);
-    expect(second.writtenFiles).toEqual(['404.html']);
+    expect(second.stagedFiles).toEqual(['404.html']);
     expect(read('404.html')).toContain('<p>Extra line</p>');
   });
 
   it('rebuilds only the search bundle whose documents changed', async () => {
     // 40 posts + 4 pages at 12 per bundle: 4 bundles.
-    const first = await buildFromModel(fixtureModel({ posts: 40 }), {
+    await buildFromModel(fixtureModel({ posts: 40 }), {
       outDir,
       searchDocsPerShard: 12,
     });
@@ -399,10 +419,9 @@ describe('buildFromModel: incremental', () => {
     const second = await buildFromModel(edited, {
       outDir,
       searchDocsPerShard: 12,
-      previous: first.manifest,
     });
     const touched = new Set(
-      second.writtenFiles.filter((f) => f.startsWith('pagefind/')).map((f) => f.split('/')[1]),
+      second.stagedFiles.filter((f) => f.startsWith('pagefind/')).map((f) => f.split('/')[1]),
     );
     expect(touched.size).toBe(1);
     expect(read('search/index.html')).toContain(
@@ -437,11 +456,10 @@ describe('buildFromModel: themes', () => {
       path.join(templatesDir, 'colophon.njk'),
       '---\npermalink: /colophon/\n---\n<p>Made by {{ cms.site.name }}</p>\n',
     );
-    const first = await build(fixtureModel({ posts: 1 }), { templatesDir });
+    await build(fixtureModel({ posts: 1 }), { templatesDir });
     expect(read('colophon/index.html')).toBe('<p>Made by Strona testowa</p>\n');
     const second = await build(fixtureModel({ posts: 1 }), {
       templatesDir,
-      previous: first.manifest,
       changed: { items: 1, site: false },
     });
     expect(second.rendered).toBe(0);
@@ -481,10 +499,13 @@ describe('buildFromModel: rendering in chunks', () => {
     expect(snapshot(chunked)).toEqual(snapshot(whole));
     expect(fs.readFileSync(path.join(chunked, 'colophon/index.html'), 'utf8')).toContain('Made by');
     expect(many.manifest).toEqual(one.manifest);
+    const recorded = recordedFiles(cache.store, 'whole');
+    expect(Object.keys(recorded)).toHaveLength(walkFiles(whole).length);
+    expect(recordedFiles(cache.store, 'chunked')).toEqual(recorded);
   });
 
   it('leaves the output as it was when a later chunk fails: pages staged, none in place', async () => {
-    const first = await build(fixtureModel({ posts: 25 }), { renderChunkSize: 4 });
+    await build(fixtureModel({ posts: 25 }), { renderChunkSize: 4 });
     const before = snapshot(outDir);
     // Five new posts, newer than all others (rendered right after the listings), and an
     // edit of the oldest post (a page that replaces its file).
@@ -520,13 +541,12 @@ describe('buildFromModel: rendering in chunks', () => {
         return inProcessWorkers.render(input);
       },
     };
-    await buildFromModel(changed(), {
-      outDir: rehearsal,
-      search: false,
-      previous: first.manifest,
-      renderChunkSize: 2,
-      workers: counting,
-    });
+    // It builds on the record of `pl` and leaves it as it was (not recorded).
+    await buildFromModel(
+      changed(),
+      { outDir: rehearsal, search: false, renderChunkSize: 2, workers: counting },
+      { lang: 'pl', record: false },
+    );
     expect(chunks).toBeGreaterThan(3);
 
     let calls = 0;
@@ -544,7 +564,7 @@ describe('buildFromModel: rendering in chunks', () => {
       },
     };
     await expect(
-      build(changed(), { previous: first.manifest, renderChunkSize: 2, workers: failingLast }),
+      build(changed(), { renderChunkSize: 2, workers: failingLast }),
     ).rejects.toMatchObject({ code: 'E_INPUT' });
     // The new posts' pages were staged while later chunks rendered, the output untouched...
     expect(stagedBeforeFailure).toContain(`${postPath(25).slice(1)}index.html`);

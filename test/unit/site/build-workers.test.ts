@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildFromModel } from '../../../src/site/build-site.js';
+import type { BuildOptions } from '../../../src/site/build-site.js';
 import {
   keptBuildWorkers,
   startBuildWorkers,
@@ -18,7 +18,11 @@ import {
 import { InputError } from '../../../src/errors.js';
 import { walkFiles } from '../../helpers/link-check.js';
 import { fixtureModel } from '../../helpers/fixture-model.js';
+import { storedBuild } from '../../helpers/site/stored-build.js';
+import { useTempStore } from '../../helpers/store/temp-store.js';
+import type { SiteModel } from '../../../src/site/site-model.js';
 
+const cache = useTempStore();
 let tmp: string;
 let workers: BuildWorkers | undefined;
 
@@ -30,6 +34,11 @@ afterEach(async () => {
   workers = undefined;
   fs.rmSync(tmp, { recursive: true, force: true });
 });
+
+/** A build with its record in the test's cache. */
+function buildFromModel(model: SiteModel, options: Omit<BuildOptions, 'stored'>) {
+  return storedBuild(cache.store, model, options);
+}
 
 /** Pagefind processes that are children of this process: pid and state (`Z`: exited). */
 function pagefindChildren(): string[] {

@@ -5,26 +5,19 @@
  * that changed and remembers an unfinished build.
  */
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStore, type CmsItem, type Store } from '../../../src/store/index.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { CmsItem } from '../../../src/store/index.js';
 import { publicItemSql } from '../../../src/store/item-rows.js';
 import { isPublic } from '../../../src/transform/publication.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import { useTempStore } from '../../helpers/store/temp-store.js';
 
-let temp: TempCache;
-let store: Store;
 let clock: Date;
 
+// Set before the store opens (hooks run in the order they are registered).
 beforeEach(() => {
-  temp = tempCache('cms-build-queries-');
   clock = new Date('2026-01-01T00:00:00.000Z');
-  store = openStore(temp.file, { now: () => clock });
 });
-
-afterEach(() => {
-  store.close();
-  temp.cleanup();
-});
+const cache = useTempStore({ prefix: 'cms-build-queries-', now: () => clock });
 
 function tick(ms = 1000): void {
   clock = new Date(clock.getTime() + ms);
@@ -65,25 +58,29 @@ describe('public items in SQL', () => {
 
   it('agrees with isPublic for every shape of item', () => {
     const items = cases.map((fields, index) => item(index + 1, fields));
-    store.items.upsertPage('pl', 'posts', items);
-    store.items.upsertPage('pl', 'pages', [item(100, {}), item(101, { password: 'x' })]);
-    store.items.tombstone('pl', 'posts', [1]);
-    const expected = [...store.items.iterate('pl', 'posts', { includeDeleted: true })]
+    cache.store.items.upsertPage('pl', 'posts', items);
+    cache.store.items.upsertPage('pl', 'pages', [item(100, {}), item(101, { password: 'x' })]);
+    cache.store.items.tombstone('pl', 'posts', [1]);
+    const expected = [...cache.store.items.iterate('pl', 'posts', { includeDeleted: true })]
       .filter(isPublic)
       .map((stored) => stored.id);
     expect(expected.length).toBeGreaterThan(3);
     expect(expected.length).toBeLessThan(cases.length - 5);
-    expect(store.items.publicSummaries('pl', 'posts').map((summary) => summary.id)).toEqual(
+    expect(cache.store.items.publicSummaries('pl', 'posts').map((summary) => summary.id)).toEqual(
       expected,
     );
-    expect(store.transformed.listPublished('pl', 'posts').map((row) => row.id)).toEqual(expected);
-    expect(store.items.publicSummaries('pl', 'pages').map((summary) => summary.id)).toEqual([100]);
+    expect(cache.store.transformed.listPublished('pl', 'posts').map((row) => row.id)).toEqual(
+      expected,
+    );
+    expect(cache.store.items.publicSummaries('pl', 'pages').map((summary) => summary.id)).toEqual([
+      100,
+    ]);
   });
 
   it('is answered from the items_public_entries index, without parsing every item', () => {
-    store.items.upsertPage('pl', 'posts', [item(1, {})]);
-    store.close();
-    const db = new Database(temp.file, { readonly: true });
+    cache.store.items.upsertPage('pl', 'posts', [item(1, {})]);
+    cache.store.close();
+    const db = new Database(cache.temp.file, { readonly: true });
     try {
       // The columns the build's listing of public entries reads of an item.
       const plan = db
@@ -101,27 +98,27 @@ describe('public items in SQL', () => {
     } finally {
       db.close();
     }
-    store = openStore(temp.file, { now: () => clock });
+    cache.reopen();
   });
 });
 
 describe('change times', () => {
   it('moves with every stored change, tombstone and transform, and not otherwise', () => {
-    expect(store.items.lastChangeAt('pl')).toBeUndefined();
-    store.items.upsertPage('pl', 'posts', [item(1, {}), item(2, {})]);
+    expect(cache.store.items.lastChangeAt('pl')).toBeUndefined();
+    cache.store.items.upsertPage('pl', 'posts', [item(1, {}), item(2, {})]);
     const stored = clock.toISOString();
-    expect(store.items.lastChangeAt('pl')).toBe(stored);
+    expect(cache.store.items.lastChangeAt('pl')).toBe(stored);
     tick();
-    store.items.upsertPage('pl', 'posts', [item(1, {})]);
-    expect(store.items.lastChangeAt('pl')).toBe(stored);
+    cache.store.items.upsertPage('pl', 'posts', [item(1, {})]);
+    expect(cache.store.items.lastChangeAt('pl')).toBe(stored);
     tick();
-    store.items.tombstone('pl', 'posts', [2]);
-    expect(store.items.lastChangeAt('pl')).toBe(clock.toISOString());
-    expect(store.items.lastChangeAt('es')).toBeUndefined();
+    cache.store.items.tombstone('pl', 'posts', [2]);
+    expect(cache.store.items.lastChangeAt('pl')).toBe(clock.toISOString());
+    expect(cache.store.items.lastChangeAt('es')).toBeUndefined();
 
-    expect(store.transformed.lastTransformedAt('pl')).toBeUndefined();
+    expect(cache.store.transformed.lastTransformedAt('pl')).toBeUndefined();
     tick();
-    store.transformed.put({
+    cache.store.transformed.put({
       lang: 'pl',
       type: 'posts',
       id: 1,
@@ -130,9 +127,9 @@ describe('change times', () => {
       html: '<p>x</p>',
       meta: { sitePath: '/p1/' },
     });
-    expect(store.transformed.lastTransformedAt('pl')).toBe(clock.toISOString());
-    expect(store.transformed.getHtml('pl', 'posts', 1)).toBe('<p>x</p>');
-    expect(store.transformed.publicSitePaths('pl')).toEqual(new Map([['posts:1', '/p1/']]));
+    expect(cache.store.transformed.lastTransformedAt('pl')).toBe(clock.toISOString());
+    expect(cache.store.transformed.getHtml('pl', 'posts', 1)).toBe('<p>x</p>');
+    expect(cache.store.transformed.publicSitePaths('pl')).toEqual(new Map([['posts:1', '/p1/']]));
   });
 });
 
@@ -156,45 +153,49 @@ describe('build records', () => {
   for (const told of [false, true]) {
     it(`rewrites only the rows that changed and keeps the rest with their build time${told ? ' (told what was recorded)' : ''}`, () => {
       const before = { 'a/index.html': 'a1', 'b.xml': 'b1', 'd/e/f.txt': 'd1' };
-      store.buildState.record('pl', manifest(before), sources);
+      cache.store.buildState.record('pl', manifest(before), sources);
       const first = clock.toISOString();
-      const recorded = store.buildState.get('pl')?.manifest.files;
+      const recorded = cache.store.buildState.get('pl')?.manifest.files;
       expect(recorded).toEqual(manifest(before).files);
       tick();
       const after = { 'a/index.html': 'a2', 'c.txt': 'c1', 'd/e/f.txt': 'd1' };
-      store.buildState.record('pl', manifest(after), sources, told ? recorded : undefined);
-      const saved = store.buildState.get('pl');
+      cache.store.buildState.record('pl', manifest(after), sources, told ? recorded : undefined);
+      const saved = cache.store.buildState.get('pl');
       expect(saved?.manifest.files).toEqual(manifest(after).files);
       expect(saved).toMatchObject({ ...sources, writingSince: null, builtAt: clock.toISOString() });
-      const rows = store.buildOutputs.list('pl');
+      const rows = cache.store.buildOutputs.list('pl');
       expect(rows.map((row) => [row.path, row.builtAt]).sort()).toEqual([
         ['a/index.html', clock.toISOString()],
         ['c.txt', clock.toISOString()],
         ['d/e/f.txt', first],
       ]);
-      expect(store.buildState.topLevelNames('pl')).toEqual(['a', 'c.txt', 'd']);
+      expect(cache.store.buildState.topLevelNames('pl')).toEqual(['a', 'c.txt', 'd']);
     });
   }
 
   it('names every first path segment once, whatever sorts between a folder and its files', () => {
     const paths = ['a', 'a-b/x.html', 'a.html', 'a/y/z.html', 'a0', 'b/c/d', 'b/e', 'é/f', 'z.xml'];
-    store.buildState.record('pl', manifest(Object.fromEntries(paths.map((p) => [p, p]))), sources);
-    store.buildState.record('es', manifest({ 'q/r.html': 'q', 'zz.txt': 'z' }), sources);
-    expect(store.buildState.topLevelNames('pl')).toEqual(
+    cache.store.buildState.record(
+      'pl',
+      manifest(Object.fromEntries(paths.map((p) => [p, p]))),
+      sources,
+    );
+    cache.store.buildState.record('es', manifest({ 'q/r.html': 'q', 'zz.txt': 'z' }), sources);
+    expect(cache.store.buildState.topLevelNames('pl')).toEqual(
       ['a', 'a-b', 'a.html', 'a0', 'b', 'é', 'z.xml'].sort(),
     );
-    expect(store.buildState.topLevelNames('es')).toEqual(['q', 'zz.txt']);
-    expect(store.buildState.topLevelNames('de')).toEqual([]);
+    expect(cache.store.buildState.topLevelNames('es')).toEqual(['q', 'zz.txt']);
+    expect(cache.store.buildState.topLevelNames('de')).toEqual([]);
   });
 
   it('remembers a build that started writing until one completes', () => {
-    store.buildState.markWriting('pl');
-    expect(store.buildState.getState('pl')).toBeUndefined();
-    store.buildState.record('pl', manifest({ 'x.html': 'x' }), sources);
+    cache.store.buildState.markWriting('pl');
+    expect(cache.store.buildState.getState('pl')).toBeUndefined();
+    cache.store.buildState.record('pl', manifest({ 'x.html': 'x' }), sources);
     tick();
-    store.buildState.markWriting('pl');
-    expect(store.buildState.getState('pl')?.writingSince).toBe(clock.toISOString());
-    store.buildState.record('pl', manifest({ 'x.html': 'x' }), sources);
-    expect(store.buildState.getState('pl')?.writingSince).toBeNull();
+    cache.store.buildState.markWriting('pl');
+    expect(cache.store.buildState.getState('pl')?.writingSince).toBe(clock.toISOString());
+    cache.store.buildState.record('pl', manifest({ 'x.html': 'x' }), sources);
+    expect(cache.store.buildState.getState('pl')?.writingSince).toBeNull();
   });
 });

@@ -1,18 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildFromModel } from '../../../src/site/build-site.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { modelFromStore } from '../../../src/site/model-from-store.js';
 import { identityFromSeo } from '../../../src/site/site-identity.js';
-import { openStore, type CmsItem, type Store } from '../../../src/store/index.js';
+import { type CmsItem } from '../../../src/store/index.js';
 import { mediaSitePath } from '../../../src/transform/media-site-paths.js';
 import { TRANSFORM_VERSION } from '../../../src/transform/version.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
 import { walkFiles } from '../../helpers/link-check.js';
+import { storedBuild } from '../../helpers/site/stored-build.js';
+import { useTempStore } from '../../helpers/store/temp-store.js';
 
 const SECRET = 'HIDDEN-IN-STORE-5d1c';
-let temp: TempCache;
-let store: Store;
+const cache = useTempStore({ prefix: 'cms-build-store-' });
 
 function post(id: number, lang: string, fields: Record<string, unknown> = {}): CmsItem {
   return {
@@ -38,8 +37,8 @@ function transform(
   sitePath: string,
   html: string,
 ): void {
-  const item = store.items.get(lang, type, id)!;
-  store.transformed.put({
+  const item = cache.store.items.get(lang, type, id)!;
+  cache.store.transformed.put({
     lang,
     type,
     id,
@@ -52,12 +51,10 @@ function transform(
 }
 
 beforeEach(() => {
-  temp = tempCache('cms-build-store-');
-  store = openStore(temp.file);
   const logo = Buffer.from('logo bytes');
-  const { sha256 } = store.media.putBlob(logo);
-  store.media.setFile({ url: 'http://h/pl/media/logo.png', sha256, lang: 'pl' });
-  store.siteInfo.set('pl', {
+  const { sha256 } = cache.store.media.putBlob(logo);
+  cache.store.media.setFile({ url: 'http://h/pl/media/logo.png', sha256, lang: 'pl' });
+  cache.store.siteInfo.set('pl', {
     lang: 'pl',
     name: 'Strona',
     description: 'Opis',
@@ -76,7 +73,7 @@ beforeEach(() => {
       },
     },
   });
-  store.items.upsertPage('pl', 'posts', [
+  cache.store.items.upsertPage('pl', 'posts', [
     post(1, 'pl', { sticky: true }),
     post(2, 'pl', { status: 'draft', title: { rendered: SECRET } }),
     post(3, 'pl', {
@@ -85,24 +82,19 @@ beforeEach(() => {
     }),
     post(4, 'pl'),
   ]);
-  store.items.upsertPage('pl', 'pages', [
+  cache.store.items.upsertPage('pl', 'pages', [
     { ...post(5, 'pl'), parent: 0, menu_order: 1, link: 'http://h/pl/o-nas/' },
   ]);
-  store.items.upsertPage('es', 'posts', [post(1, 'es')]);
+  cache.store.items.upsertPage('es', 'posts', [post(1, 'es')]);
   transform('pl', 'posts', 1, '/2024/01/p1/', '<p>Body 1 <a href="../../../o-nas/">o nas</a></p>');
   transform('pl', 'posts', 3, '/2024/01/p3/', `<p>${SECRET}</p>`);
   transform('pl', 'pages', 5, '/o-nas/', '<p>O nas</p>');
   transform('es', 'posts', 1, '/2024/01/p1-es/', '<p>Cuerpo</p>');
 });
 
-afterEach(() => {
-  store.close();
-  temp.cleanup();
-});
-
 describe('modelFromStore', () => {
   it('builds the public model of a language from the cache', () => {
-    const { model, warnings } = modelFromStore(store, {
+    const { model, warnings } = modelFromStore(cache.store, {
       lang: 'pl',
       languages: [{ lang: 'pl' }, { lang: 'es' }],
       translations: 'same-id',
@@ -142,28 +134,31 @@ describe('modelFromStore', () => {
   });
 
   it('leaves out an item whose content changed after it was transformed', () => {
-    store.items.upsertPage('pl', 'posts', [
+    cache.store.items.upsertPage('pl', 'posts', [
       post(1, 'pl', { content: { rendered: '<p>New</p>', protected: false } }),
     ]);
-    const { model, warnings } = modelFromStore(store, { lang: 'pl', languages: [{ lang: 'pl' }] });
+    const { model, warnings } = modelFromStore(cache.store, {
+      lang: 'pl',
+      languages: [{ lang: 'pl' }],
+    });
     expect(model.posts).toEqual([]);
     expect(warnings[0]).toMatch(/^posts 1 left out/);
   });
 
   it('refuses a language that was never pulled', () => {
-    expect(() => modelFromStore(store, { lang: 'de', languages: [{ lang: 'de' }] })).toThrow(
+    expect(() => modelFromStore(cache.store, { lang: 'de', languages: [{ lang: 'de' }] })).toThrow(
       expect.objectContaining({ code: 'E_CONFIG' }),
     );
   });
 
   it('feeds a build that publishes nothing private', async () => {
-    const { model } = modelFromStore(store, {
+    const { model } = modelFromStore(cache.store, {
       lang: 'pl',
       languages: [{ lang: 'pl' }, { lang: 'es' }],
       publicUrl: 'https://static.example/pl',
     });
-    const outDir = path.join(temp.dir, 'output', 'pl');
-    const report = await buildFromModel(model, { outDir, search: false });
+    const outDir = path.join(cache.temp.dir, 'output', 'pl');
+    const report = await storedBuild(cache.store, model, { outDir, search: false });
     const files = walkFiles(outDir);
     expect(files).toContain('2024/01/p1/index.html');
     expect(files).toContain('o-nas/index.html');
@@ -237,7 +232,7 @@ describe('identityFromSeo', () => {
 
 describe('modelFromStore: HTML not held by the model', () => {
   it('reads an entry’s HTML from the cache at each use, keeping none of it', () => {
-    const { model } = modelFromStore(store, { lang: 'pl', languages: [{ lang: 'pl' }] });
+    const { model } = modelFromStore(cache.store, { lang: 'pl', languages: [{ lang: 'pl' }] });
     const entry = model.posts.find((candidate) => candidate.id === 1);
     if (!entry) throw new Error('post 1 is missing from the model');
     expect(entry.html).toContain('Body 1');

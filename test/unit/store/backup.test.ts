@@ -1,23 +1,13 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../../src/errors.js';
 import type { Store } from '../../../src/store/index.js';
 import { SCHEMA_VERSION, contentHash, openStore } from '../../../src/store/index.js';
-import type { TempCache } from '../../helpers/temp-cache.js';
-import { tempCache } from '../../helpers/temp-cache.js';
 import { post } from '../../helpers/store/item-fixtures.js';
+import { useTempStore } from '../../helpers/store/temp-store.js';
 
-let temp: TempCache;
-let store: Store;
-beforeEach(() => {
-  temp = tempCache();
-  store = openStore(temp.file);
-});
-afterEach(() => {
-  store.close();
-  temp.cleanup();
-});
+const cache = useTempStore();
 
 function fill(target: Store, from: number, count: number): void {
   for (let start = from; start < from + count; start += 100) {
@@ -36,11 +26,11 @@ function fill(target: Store, from: number, count: number): void {
 
 describe('store.backupTo', () => {
   it('writes a complete, consistent snapshot (media included) while another connection writes', async () => {
-    fill(store, 1, 2000);
-    const blob = store.media.putBlob(Buffer.from('image bytes'));
-    store.media.setFile({ url: 'http://127.0.0.1/a.png', sha256: blob.sha256 });
+    fill(cache.store, 1, 2000);
+    const blob = cache.store.media.putBlob(Buffer.from('image bytes'));
+    cache.store.media.setFile({ url: 'http://127.0.0.1/a.png', sha256: blob.sha256 });
 
-    const writer = openStore(temp.file);
+    const writer = openStore(cache.temp.file);
     let writes = 0;
     let done = false;
     // Another connection keeps committing pages while the backup copies.
@@ -51,8 +41,8 @@ describe('store.backupTo', () => {
         writes += 1;
       }
     })();
-    const target = join(temp.dir, 'backups', 'snapshot.sqlite');
-    const result = await store.backupTo(target).finally(() => {
+    const target = join(cache.temp.dir, 'backups', 'snapshot.sqlite');
+    const result = await cache.store.backupTo(target).finally(() => {
       done = true;
     });
     await writing;
@@ -62,7 +52,7 @@ describe('store.backupTo', () => {
     expect(result.file).toBe(target);
     expect(result.bytes).toBeGreaterThan(2000 * 2000);
     // Only the snapshot is left in the target directory: no temporary or journal files.
-    expect(readdirSync(join(temp.dir, 'backups'))).toEqual(['snapshot.sqlite']);
+    expect(readdirSync(join(cache.temp.dir, 'backups'))).toEqual(['snapshot.sqlite']);
 
     const copy = openStore(target, { readonly: true });
     try {
@@ -82,33 +72,33 @@ describe('store.backupTo', () => {
       copy.close();
     }
     // The source is still usable.
-    expect(store.items.upsertPage('pl', 'posts', [post(50_000)]).created).toBe(1);
+    expect(cache.store.items.upsertPage('pl', 'posts', [post(50_000)]).created).toBe(1);
   });
 
   it('replaces an existing backup only once the new copy is complete', async () => {
-    fill(store, 1, 10);
-    const target = join(temp.dir, 'backup.sqlite');
-    await store.backupTo(target);
-    fill(store, 11, 10);
-    await store.backupTo(target);
+    fill(cache.store, 1, 10);
+    const target = join(cache.temp.dir, 'backup.sqlite');
+    await cache.store.backupTo(target);
+    fill(cache.store, 11, 10);
+    await cache.store.backupTo(target);
     const copy = openStore(target, { readonly: true });
     expect(copy.items.count('pl', 'posts')).toBe(20);
     copy.close();
   });
 
   it('fails with a StoreError and leaves nothing behind when the target cannot be written', async () => {
-    const blocker = join(temp.dir, 'not-a-dir');
+    const blocker = join(cache.temp.dir, 'not-a-dir');
     writeFileSync(blocker, 'file');
     const target = join(blocker, 'backup.sqlite');
-    await expect(store.backupTo(target)).rejects.toBeInstanceOf(StoreError);
+    await expect(cache.store.backupTo(target)).rejects.toBeInstanceOf(StoreError);
     expect(existsSync(target)).toBe(false);
     // No temporary file anywhere: only the cache (and its WAL files) and the blocker remain.
-    expect(readdirSync(temp.dir).filter((name) => !name.startsWith('cache.sqlite'))).toEqual([
+    expect(readdirSync(cache.temp.dir).filter((name) => !name.startsWith('cache.sqlite'))).toEqual([
       'not-a-dir',
     ]);
   });
 
   it('refuses to back up onto the cache itself', async () => {
-    await expect(store.backupTo(temp.file)).rejects.toThrow(/onto itself/);
+    await expect(cache.store.backupTo(cache.temp.file)).rejects.toThrow(/onto itself/);
   });
 });

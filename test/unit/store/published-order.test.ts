@@ -3,22 +3,11 @@
  * newest first (ties by the larger id, then by the order of the types given), every item once
  * whatever the chunk size, and an item removed after the order was read left out.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStore, type CmsItem, type Store } from '../../../src/store/index.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type CmsItem } from '../../../src/store/index.js';
+import { useTempStore } from '../../helpers/store/temp-store.js';
 
-let temp: TempCache;
-let store: Store;
-
-beforeEach(() => {
-  temp = tempCache('cms-published-order-');
-  store = openStore(temp.file);
-});
-
-afterEach(() => {
-  store.close();
-  temp.cleanup();
-});
+const cache = useTempStore({ prefix: 'cms-published-order-' });
 
 function item(id: number, date: string | undefined, fields: Record<string, unknown> = {}): CmsItem {
   return {
@@ -49,18 +38,20 @@ function keys(chunks: Iterable<{ type: string; id: number }[]>): string[][] {
 
 describe('public items newest first', () => {
   beforeEach(() => {
-    store.items.upsertPage(
+    cache.store.items.upsertPage(
       'pl',
       'posts',
       POSTS.map(([id, date]) => item(id, date)),
     );
     // Not public: never read.
-    store.items.upsertPage('pl', 'posts', [item(8, '2025-01-01T00:00:00', { status: 'draft' })]);
-    store.items.upsertPage('es', 'posts', [item(9, '2025-01-01T00:00:00')]);
+    cache.store.items.upsertPage('pl', 'posts', [
+      item(8, '2025-01-01T00:00:00', { status: 'draft' }),
+    ]);
+    cache.store.items.upsertPage('es', 'posts', [item(9, '2025-01-01T00:00:00')]);
   });
 
   it('reads the public items by date, newest first, ties by the larger id', () => {
-    const order = store.publishedOrder.newestFirst('pl', ['posts']);
+    const order = cache.store.publishedOrder.newestFirst('pl', ['posts']);
     expect(order.count).toBe(7);
     expect(keys(order.chunks(100))).toEqual([
       ['posts:7', 'posts:3', 'posts:2', 'posts:6', 'posts:1', 'posts:5', 'posts:4'],
@@ -68,7 +59,7 @@ describe('public items newest first', () => {
   });
 
   it('gives every item once, in the same order, whatever the chunk size', () => {
-    const order = store.publishedOrder.newestFirst('pl', ['posts']);
+    const order = cache.store.publishedOrder.newestFirst('pl', ['posts']);
     const whole = keys(order.chunks(100)).flat();
     for (const size of [1, 2, 3, 6, 7]) {
       const chunks = keys(order.chunks(size));
@@ -79,17 +70,19 @@ describe('public items newest first', () => {
   });
 
   it('reads each row as the list of a type reads it', () => {
-    const order = store.publishedOrder.newestFirst('pl', ['posts']);
-    const listed = new Map(store.transformed.listPublished('pl', 'posts').map((r) => [r.id, r]));
+    const order = cache.store.publishedOrder.newestFirst('pl', ['posts']);
+    const listed = new Map(
+      cache.store.transformed.listPublished('pl', 'posts').map((r) => [r.id, r]),
+    );
     for (const row of [...order.chunks(3)].flat()) expect(row).toEqual(listed.get(row.id));
   });
 
   it('merges several types, a tie on date and id going to the type named first', () => {
-    store.items.upsertPage('pl', 'pages', [
+    cache.store.items.upsertPage('pl', 'pages', [
       item(3, '2024-03-01T00:00:00'),
       item(10, '2024-02-15T00:00:00'),
     ]);
-    const order = store.publishedOrder.newestFirst('pl', ['pages', 'posts']);
+    const order = cache.store.publishedOrder.newestFirst('pl', ['pages', 'posts']);
     expect(keys(order.chunks(4)).flat()).toEqual([
       'posts:7',
       'pages:3',
@@ -104,8 +97,8 @@ describe('public items newest first', () => {
   });
 
   it('leaves out an item no longer public when its chunk is read', () => {
-    const order = store.publishedOrder.newestFirst('pl', ['posts']);
-    store.items.tombstone('pl', 'posts', [2]);
+    const order = cache.store.publishedOrder.newestFirst('pl', ['posts']);
+    cache.store.items.tombstone('pl', 'posts', [2]);
     expect(keys(order.chunks(2)).flat()).toEqual([
       'posts:7',
       'posts:3',
@@ -117,7 +110,7 @@ describe('public items newest first', () => {
   });
 
   it('reads nothing for no types', () => {
-    const order = store.publishedOrder.newestFirst('pl', []);
+    const order = cache.store.publishedOrder.newestFirst('pl', []);
     expect(order.count).toBe(0);
     expect([...order.chunks(5)]).toEqual([]);
   });

@@ -1,15 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CmsClient, Query } from '../../../src/client/index.js';
 import { SiteError } from '../../../src/errors.js';
-import { openStore, type Store } from '../../../src/store/index.js';
-import { CollectionSync } from '../../../src/sync/collection-sync.js';
-import {
-  emptyCounters,
-  type PullCounters,
-  type PullEvent,
-} from '../../../src/sync/pull-summary.js';
-import { FakeSite, gmt } from '../../helpers/fake-site.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import { gmt } from '../../helpers/fake-site.js';
+import { useCollectionSync } from '../../helpers/sync/collection-sync-fixture.js';
 
 /**
  * What bounds one crawl stream on a server that never lets it finish, and where a stream
@@ -19,44 +12,8 @@ import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
  * (crawl-guards.ts), at most 50 sweeps of one second (collection-sync.ts).
  */
 describe('CollectionSync: endless walks, endless sweeps, and kills around sweeps and rescans', () => {
-  let temp: TempCache;
-  let store: Store;
-  let site: FakeSite;
-  let events: PullEvent[];
-  beforeEach(() => {
-    temp = tempCache();
-    store = openStore(temp.file);
-    site = new FakeSite();
-    events = [];
-  });
-  afterEach(() => {
-    store.close();
-    temp.cleanup();
-  });
-
-  async function sync(
-    options: { perPage?: number; client?: CmsClient; onEvent?: (event: PullEvent) => void } = {},
-  ): Promise<PullCounters> {
-    const counters = emptyCounters();
-    await new CollectionSync({
-      client: options.client ?? site.client(),
-      store,
-      lang: 'pl',
-      type: 'posts',
-      mode: 'view',
-      perPage: options.perPage ?? 2,
-      backup: false,
-      counters,
-      emit: (event) => {
-        events.push(event);
-        options.onEvent?.(event);
-      },
-    }).run();
-    return counters;
-  }
-
-  const warnings = () =>
-    events.flatMap((event) => (event.type === 'warning' ? [event.message] : []));
+  const fixture = useCollectionSync({ perPage: 2 });
+  const { sync, warnings } = fixture;
   const isSweep = (query: Query) =>
     query['orderby'] === 'id' && query['modified_before'] !== undefined;
 
@@ -105,16 +62,17 @@ describe('CollectionSync: endless walks, endless sweeps, and kills around sweeps
     );
     expect(queries).toHaveLength(100);
     // Pages 1–99 were stored as they came; the 100th was refused.
-    expect(store.items.count('pl', 'posts')).toBe(198);
+    expect(fixture.store.items.count('pl', 'posts')).toBe(198);
   });
 
   it('refuses a sweep of one second that never ends, after 100 pages', async () => {
-    const second = site.now - 50;
-    site.add(2, second);
+    const second = fixture.site.now - 50;
+    fixture.site.add(2, second);
     let sweepPages = 0;
-    site.beforeRequest = () => {
+    fixture.site.beforeRequest = () => {
       // Every page of the sweep finds two more posts of that second (up to the test's bound).
-      if (isSweep(site.requests.at(-1)!) && ++sweepPages <= 150) site.add(2, second);
+      if (isSweep(fixture.site.requests.at(-1)!) && ++sweepPages <= 150)
+        fixture.site.add(2, second);
     };
     const error = await sync().then(
       () => undefined,
@@ -124,110 +82,118 @@ describe('CollectionSync: endless walks, endless sweeps, and kills around sweeps
     expect((error as SiteError).message).toContain(
       'still answered a full page after 100 pages that did not move the crawl on',
     );
-    expect(site.requests.filter(isSweep)).toHaveLength(100);
+    expect(fixture.site.requests.filter(isSweep)).toHaveLength(100);
     // The keyset page found the second; the sweep's pages 1–99 were stored (ids 1–198).
-    expect(store.items.count('pl', 'posts')).toBe(198);
+    expect(fixture.store.items.count('pl', 'posts')).toBe(198);
   });
 
   it('gives up on a second edited without pause after 50 sweeps, says so, and moves on', async () => {
     // The budget of list requests grows with the cache: 200 posts cached allow the sweeps.
-    site.add(200, site.now - 1000, 1);
+    fixture.site.add(200, fixture.site.now - 1000, 1);
     await sync();
-    const second = site.now;
-    const tie = site.add(2, second);
+    const second = fixture.site.now;
+    const tie = fixture.site.add(2, second);
     let oldest = tie[0]!.id;
     let sweeps = 0;
     const churn = () => {
-      const query = site.requests.at(-1)!;
+      const query = fixture.site.requests.at(-1)!;
       if (!isSweep(query) || query['page'] !== 1 || ++sweeps > 60) return;
       // Someone edits the oldest post of that second and writes a new one into it, for ever.
-      site.now += 1;
-      site.edit(oldest);
+      fixture.site.now += 1;
+      fixture.site.edit(oldest);
       oldest += 1;
-      site.add(1, second);
+      fixture.site.add(1, second);
     };
-    site.beforeRequest = churn;
-    site.requests = [];
-    events = [];
+    fixture.site.beforeRequest = churn;
+    fixture.site.requests = [];
+    fixture.events.length = 0;
     await sync({
       onEvent: (event) => {
-        if (event.type === 'warning') site.beforeRequest = undefined;
+        if (event.type === 'warning') fixture.site.beforeRequest = undefined;
       },
     });
     expect(warnings()).toEqual([
       `posts: the items of ${gmt(second)} kept changing through 50 sweeps; moving on (the next pull reads them again)`,
     ]);
     // 50 sweeps of two pages each (a full one, then an empty one), not one more.
-    expect(site.requests.filter(isSweep)).toHaveLength(100);
+    expect(fixture.site.requests.filter(isSweep)).toHaveLength(100);
     // It moved on: the posts edited out of that second are read at their new dates.
     expect(
-      new Map([...store.items.iterate('pl', 'posts')].map((row) => [row.id, JSON.parse(row.json)])),
-    ).toEqual(site.expected());
-    expect(store.syncState.get('pl', 'posts')?.cursor).toBeNull();
+      new Map(
+        [...fixture.store.items.iterate('pl', 'posts')].map((row) => [
+          row.id,
+          JSON.parse(row.json),
+        ]),
+      ),
+    ).toEqual(fixture.site.expected());
+    expect(fixture.store.syncState.get('pl', 'posts')?.cursor).toBeNull();
   });
 
   it('resumes a crawl killed just after a tie sweep after that second, without sweeping it again', async () => {
-    const second = site.now - 50;
-    site.add(5, second);
-    site.add(4, site.now - 10, 1);
-    site.beforeRequest = (n) => {
+    const second = fixture.site.now - 50;
+    fixture.site.add(5, second);
+    fixture.site.add(4, fixture.site.now - 10, 1);
+    fixture.site.beforeRequest = (n) => {
       // The first keyset request after the sweep's last (short) page dies.
-      const previous = site.requests[n - 2];
-      if (previous !== undefined && isSweep(previous) && !isSweep(site.requests[n - 1]!)) {
+      const previous = fixture.site.requests[n - 2];
+      if (previous !== undefined && isSweep(previous) && !isSweep(fixture.site.requests[n - 1]!)) {
         throw new Error('killed');
       }
     };
     await expect(sync()).rejects.toThrow('killed');
-    site.beforeRequest = undefined;
-    expect(store.items.count('pl', 'posts')).toBe(5);
-    site.requests = [];
+    fixture.site.beforeRequest = undefined;
+    expect(fixture.store.items.count('pl', 'posts')).toBe(5);
+    fixture.site.requests = [];
     const counters = await sync();
-    expect(site.requests.filter(isSweep)).toEqual([]);
-    expect(site.requests[0]).toMatchObject({ orderby: 'modified' });
+    expect(fixture.site.requests.filter(isSweep)).toEqual([]);
+    expect(fixture.site.requests[0]).toMatchObject({ orderby: 'modified' });
     expect(counters).toMatchObject({ created: 4, updated: 0, deleted: 0 });
   });
 
   it('resumes a pull killed as its rescan began with the rescan, not with a crawl from the watermark', async () => {
-    site.add(20, site.now - 100, 1);
+    fixture.site.add(20, fixture.site.now - 100, 1);
     await sync({ perPage: 10 });
     // Listed late with an old date: the counts disagree after the probe, so the pull rescans.
-    site.add(1, site.now - 5000);
-    site.beforeRequest = (n) => {
-      const query = site.requests[n - 1]!;
+    fixture.site.add(1, fixture.site.now - 5000);
+    fixture.site.beforeRequest = (n) => {
+      const query = fixture.site.requests[n - 1]!;
       if (query['orderby'] === 'modified' && query['modified_after'] === undefined) {
         throw new Error('killed');
       }
     };
-    events = [];
+    fixture.events.length = 0;
     await expect(sync({ perPage: 10 })).rejects.toThrow('killed');
     expect(warnings()).toEqual([
       'posts: the site counts 21 items (0 of them unlisted at the last full listing), the cache 20 after the crawl: rescanning from the beginning',
     ]);
-    site.beforeRequest = undefined;
-    site.requests = [];
-    events = [];
+    fixture.site.beforeRequest = undefined;
+    fixture.site.requests = [];
+    fixture.events.length = 0;
     const counters = await sync({ perPage: 10 });
     // From the beginning, and no second count-probe-rescan round.
-    expect(site.requests[0]).toMatchObject({ orderby: 'modified', page: 1 });
-    expect(site.requests[0]!['modified_after']).toBeUndefined();
+    expect(fixture.site.requests[0]).toMatchObject({ orderby: 'modified', page: 1 });
+    expect(fixture.site.requests[0]!['modified_after']).toBeUndefined();
     expect(warnings()).toEqual([]);
     expect(counters.created).toBe(1);
-    expect(store.items.count('pl', 'posts')).toBe(21);
+    expect(fixture.store.items.count('pl', 'posts')).toBe(21);
   });
 
   it('shows the count of its window from the first page of a crawl resumed in the middle of a page walk', async () => {
     // Five records without a usable date fill the first page: the crawl walks on to page 2.
-    for (const item of site.add(5, site.now - 100, 1)) {
-      site.replacements.set(item.id, { id: item.id, modified_gmt: 'yesterday' });
+    for (const item of fixture.site.add(5, fixture.site.now - 100, 1)) {
+      fixture.site.replacements.set(item.id, { id: item.id, modified_gmt: 'yesterday' });
     }
-    site.add(10, site.now - 50, 1);
-    await expect(sync({ perPage: 5, client: site.client({ failAfter: 1 }) })).rejects.toThrow(
-      'killed',
-    );
-    expect(store.syncState.get('pl', 'posts')?.cursor).toMatchObject({ after: null, page: 2 });
-    events = [];
+    fixture.site.add(10, fixture.site.now - 50, 1);
+    await expect(
+      sync({ perPage: 5, client: fixture.site.client({ failAfter: 1 }) }),
+    ).rejects.toThrow('killed');
+    expect(fixture.store.syncState.get('pl', 'posts')?.cursor).toMatchObject({
+      after: null,
+      page: 2,
+    });
+    fixture.events.length = 0;
     await sync({ perPage: 5 });
-    const crawl = events.flatMap((event) =>
+    const crawl = fixture.events.flatMap((event) =>
       event.type === 'progress' && event.phase === 'crawl' ? [event] : [],
     );
     // Before the first page nothing is known; after it, the 15 posts the site counts.

@@ -1,29 +1,21 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../../src/store/index.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { CollectionSync } from '../../../src/sync/collection-sync.js';
 import { tombstoneUnseen } from '../../../src/sync/deletion-probe.js';
 import { emptyCounters } from '../../../src/sync/pull-summary.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
 import { FakeSite } from '../../helpers/fake-site.js';
+import { useTempStore } from '../../helpers/store/temp-store.js';
 
 describe('deletion probe, reading the cached ids a chunk at a time', () => {
-  let temp: TempCache;
-  let store: Store;
+  const cache = useTempStore();
   let site: FakeSite;
   beforeEach(() => {
-    temp = tempCache();
-    store = openStore(temp.file);
     site = new FakeSite();
-  });
-  afterEach(() => {
-    store.close();
-    temp.cleanup();
   });
 
   async function mirror(): Promise<void> {
     await new CollectionSync({
       client: site.client(),
-      store,
+      store: cache.store,
       lang: 'pl',
       type: 'posts',
       mode: 'view',
@@ -36,7 +28,7 @@ describe('deletion probe, reading the cached ids a chunk at a time', () => {
 
   function probe(seen: ReadonlySet<number>, idChunk: number, historyRun?: number): Promise<number> {
     return tombstoneUnseen({
-      store,
+      store: cache.store,
       lang: 'pl',
       type: 'posts',
       lists: site.client(),
@@ -50,7 +42,7 @@ describe('deletion probe, reading the cached ids a chunk at a time', () => {
   }
 
   function live(): number[] {
-    return [...store.items.iterate('pl', 'posts')].map((row) => row.id);
+    return [...cache.store.items.iterate('pl', 'posts')].map((row) => row.id);
   }
 
   it('tombstones the absent ids of every chunk (first, last, either side of a boundary) and probes none it saw', async () => {
@@ -84,14 +76,14 @@ describe('deletion probe, reading the cached ids a chunk at a time', () => {
     site.items.delete(items[1]!);
     expect(await probe(new Set(), 4)).toBe(1);
     // A pull without item history (not backup mode): no row at all.
-    expect(store.itemVersions.versionsOf('pl', 'posts', items[1]!)).toEqual([]);
+    expect(cache.store.itemVersions.versionsOf('pl', 'posts', items[1]!)).toEqual([]);
     site.items.delete(items[4]!);
-    const run = store.runs.start('pull');
+    const run = cache.store.runs.start('pull');
     expect(await probe(new Set(), 4, run)).toBe(1);
-    const rows = store.itemVersions.versionsOf('pl', 'posts', items[4]!);
+    const rows = cache.store.itemVersions.versionsOf('pl', 'posts', items[4]!);
     expect(rows.map((row) => [row.runId, row.gone])).toEqual([[run, true]]);
     for (const id of items.filter((_, n) => n !== 4)) {
-      expect(store.itemVersions.versionsOf('pl', 'posts', id)).toEqual([]);
+      expect(cache.store.itemVersions.versionsOf('pl', 'posts', id)).toEqual([]);
     }
   });
 });

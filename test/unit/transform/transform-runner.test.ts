@@ -1,12 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../../src/store/index.js';
+import { describe, expect, it } from 'vitest';
 import { runTransform } from '../../../src/transform/transform-runner.js';
 import { mediaSitePath } from '../../../src/transform/media-site-paths.js';
-import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
+import { useTempStore } from '../../helpers/store/temp-store.js';
 
 const home = 'http://host/pl/';
-let cache: TempCache;
-let store: Store;
+const cache = useTempStore();
 
 function post(id: number, content: string, extra: Record<string, unknown> = {}) {
   return {
@@ -22,21 +20,12 @@ function post(id: number, content: string, extra: Record<string, unknown> = {}) 
   };
 }
 
-beforeEach(() => {
-  cache = tempCache();
-  store = openStore(cache.file);
-});
-afterEach(() => {
-  store.close();
-  cache.cleanup();
-});
-
 describe('runTransform', () => {
   it('rewrites links and media from the cache, skips non-public items, and never redoes unchanged ones', () => {
     const image = 'http://host/pl/cms-content/uploads/2024/03/a.png';
-    const blob = store.media.putBlob(Buffer.from('png bytes'));
-    store.media.setFile({ url: image, sha256: blob.sha256, lang: 'pl' });
-    store.items.upsertPage('pl', 'posts', [
+    const blob = cache.store.media.putBlob(Buffer.from('png bytes'));
+    cache.store.media.setFile({ url: image, sha256: blob.sha256, lang: 'pl' });
+    cache.store.items.upsertPage('pl', 'posts', [
       post(
         1,
         `<h2>Hi</h2><p><a href="http://host/pl/2024/03/p2/">two</a> <img src="${image}"></p>`,
@@ -46,22 +35,22 @@ describe('runTransform', () => {
       post(4, '<p>locked</p>', { content: { rendered: '', protected: true } }),
     ]);
 
-    expect(runTransform(store, { lang: 'pl', homeUrl: home }).transformed).toBe(2);
-    const one = store.transformed.get('pl', 'posts', 1);
+    expect(runTransform(cache.store, { lang: 'pl', homeUrl: home }).transformed).toBe(2);
+    const one = cache.store.transformed.get('pl', 'posts', 1);
     expect(one?.html).toContain('href="../p2/"');
     expect(one?.html).toContain(`src="../../..${mediaSitePath(image, blob.sha256)}"`);
     expect(one?.html).toContain('<h2 id="hi">');
     expect(one?.excerpt).toBe('Excerpt 1 & more');
-    expect(store.transformed.get('pl', 'posts', 3)).toBeUndefined();
-    expect(store.transformed.get('pl', 'posts', 4)).toBeUndefined();
+    expect(cache.store.transformed.get('pl', 'posts', 3)).toBeUndefined();
+    expect(cache.store.transformed.get('pl', 'posts', 4)).toBeUndefined();
 
-    expect(runTransform(store, { lang: 'pl', homeUrl: home }).transformed).toBe(0);
-    store.items.upsertPage('pl', 'posts', [post(2, '<p>two, edited</p>')]);
-    expect(runTransform(store, { lang: 'pl', homeUrl: home }).transformed).toBe(1);
+    expect(runTransform(cache.store, { lang: 'pl', homeUrl: home }).transformed).toBe(0);
+    cache.store.items.upsertPage('pl', 'posts', [post(2, '<p>two, edited</p>')]);
+    expect(runTransform(cache.store, { lang: 'pl', homeUrl: home }).transformed).toBe(1);
   });
 
   it('uses cached embeds offline and falls back to a link card', () => {
-    store.oembed.put(
+    cache.store.oembed.put(
       'https://www.youtube.com/watch?v=abc',
       600,
       {
@@ -71,11 +60,11 @@ describe('runTransform', () => {
       },
       3600,
     );
-    store.items.upsertPage('pl', 'posts', [
+    cache.store.items.upsertPage('pl', 'posts', [
       post(1, '<p>https://www.youtube.com/watch?v=abc</p><p>https://unknown.example/thing</p>'),
     ]);
-    runTransform(store, { lang: 'pl', homeUrl: home });
-    const html = store.transformed.get('pl', 'posts', 1)?.html ?? '';
+    runTransform(cache.store, { lang: 'pl', homeUrl: home });
+    const html = cache.store.transformed.get('pl', 'posts', 1)?.html ?? '';
     expect(html).toContain('<iframe src="https://www.youtube.com/embed/abc"');
     expect(html).toContain('embed-card');
     expect(html).toContain('https://unknown.example/thing');
