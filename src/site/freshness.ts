@@ -5,7 +5,7 @@
  *   of it changed since its last complete build (`isQuiet`), what every page shows is the same
  *   (`languageUnchanged`), and its folder still holds that build (`outputHoldsBuild`).
  * - A build from a model (`buildFromModel`): skipped before planning when the pull changed
- *   nothing and the theme and files are as the last build left them (`canSkipBuild`), or after
+ *   nothing and the theme and files are as the last build left them (`sameThemeAndFiles` and `pullChangedNothing`), or after
  *   planning when the plan digests the same (`modelUnchanged`).
  *
  * The decisions are pure; the two probes of the output folder (`outputHoldsBuild`,
@@ -13,12 +13,7 @@
  */
 import fs from 'node:fs';
 import type { SavedState } from '../store/build-state-repo.js';
-import {
-  MANIFEST_VERSION,
-  type BuildManifest,
-  type ManifestHeader,
-  type RecordedFiles,
-} from './build-manifest.js';
+import { MANIFEST_VERSION, type ManifestHeader, type RecordedFiles } from './build-manifest.js';
 import { readStamp, stampOf } from './output-switch.js';
 import { BUILD_VERSION } from './site-plan.js';
 import type { ChangeSet } from './site-model.js';
@@ -116,28 +111,10 @@ export function topLevelIntact(outDir: string, names: readonly string[]): boolea
   return names.every((name) => present.has(name));
 }
 
-/** Every file the manifest lists is on disk. */
-export function filesIntact(manifest: BuildManifest, onDisk: ReadonlySet<string>): boolean {
-  return Object.keys(manifest.files).every((file) => onDisk.has(file));
-}
-
-/** The folder holds `previous` (or nothing is known), with the same theme and all its files. */
-export function sameTheme(
-  previous: BuildManifest | undefined,
-  templatesHash: string,
-  onDisk: ReadonlySet<string>,
-): previous is BuildManifest {
-  return (
-    previous !== undefined &&
-    previous.templatesHash === templatesHash &&
-    filesIntact(previous, onDisk)
-  );
-}
-
 /**
- * `sameTheme` for a record read a row at a time (`RecordedFiles`): the folder holds
- * `previous`, with the same theme, and every recorded file is on disk (not walked when the
- * record itself stands for the files on disk).
+ * The folder holds `previous` (or nothing is known), with the same theme, and every file of its
+ * record (`RecordedFiles`, read a row at a time) is on disk; not walked when the record itself
+ * stands for the files on disk.
  */
 export function sameThemeAndFiles(
   previous: ManifestHeader | undefined,
@@ -154,23 +131,6 @@ export function sameThemeAndFiles(
 /** The pull says nothing of the language changed (undefined: nobody counted). */
 export function pullChangedNothing(changed: ChangeSet | undefined): boolean {
   return changed !== undefined && changed.items === 0 && !changed.site;
-}
-
-/**
- * Whether a build from a model may stop before planning: the previous build is this folder's,
- * its theme and files are intact, and the pull changed nothing.
- */
-export function canSkipBuild(facts: {
-  /** The previous build, when the folder holds it (`outputHoldsBuild`). */
-  previous: BuildManifest | undefined;
-  templatesHash: string;
-  onDisk: ReadonlySet<string>;
-  changed: ChangeSet | undefined;
-}): facts is typeof facts & { previous: BuildManifest } {
-  return (
-    sameTheme(facts.previous, facts.templatesHash, facts.onDisk) &&
-    pullChangedNothing(facts.changed)
-  );
 }
 
 /** After planning, with nobody's count of changes: the plan digests as the last build's did. */

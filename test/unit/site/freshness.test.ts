@@ -7,15 +7,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  canSkipBuild,
-  filesIntact,
   isQuiet,
   languageUnchanged,
   mayTrustRecord,
   modelUnchanged,
   outputHoldsBuild,
   pullChangedNothing,
-  sameTheme,
+  sameThemeAndFiles,
   topLevelIntact,
 } from '../../../src/site/freshness.js';
 import type { BuildManifest } from '../../../src/site/build-manifest.js';
@@ -111,16 +109,31 @@ describe('mayTrustRecord', () => {
 });
 
 describe('the files and the theme of the last build', () => {
-  it('filesIntact: every file of the manifest is on disk (more is fine)', () => {
-    expect(filesIntact(MANIFEST, ALL_FILES)).toBe(true);
-    expect(filesIntact(MANIFEST, new Set(['index.html']))).toBe(false);
+  const RECORD = new Map(Object.entries(MANIFEST.files));
+
+  it('sameThemeAndFiles: a previous build, its theme, and every recorded file on disk (more is fine)', () => {
+    expect(sameThemeAndFiles(MANIFEST, 'theme-a', RECORD, ALL_FILES)).toBe(true);
+    expect(sameThemeAndFiles(undefined, 'theme-a', RECORD, ALL_FILES)).toBe(false);
+    expect(sameThemeAndFiles(MANIFEST, 'theme-b', RECORD, ALL_FILES)).toBe(false);
+    expect(sameThemeAndFiles(MANIFEST, 'theme-a', RECORD, new Set(['2024/a/index.html']))).toBe(
+      false,
+    );
+    expect(sameThemeAndFiles(MANIFEST, 'theme-a', RECORD, new Set(['index.html']))).toBe(false);
   });
 
-  it('sameTheme: a previous build, its theme, and its files', () => {
-    expect(sameTheme(MANIFEST, 'theme-a', ALL_FILES)).toBe(true);
-    expect(sameTheme(undefined, 'theme-a', ALL_FILES)).toBe(false);
-    expect(sameTheme(MANIFEST, 'theme-b', ALL_FILES)).toBe(false);
-    expect(sameTheme(MANIFEST, 'theme-a', new Set(['2024/a/index.html']))).toBe(false);
+  it('sameThemeAndFiles: the record standing for the disk is not walked, but its theme still counts', () => {
+    const unreadable = {
+      ...RECORD,
+      size: RECORD.size,
+      get: (file: string) => RECORD.get(file),
+      has: (file: string) => RECORD.has(file),
+      keys: (): Iterable<string> => {
+        throw new Error('the record was walked');
+      },
+      [Symbol.iterator]: () => RECORD[Symbol.iterator](),
+    };
+    expect(sameThemeAndFiles(MANIFEST, 'theme-a', unreadable, unreadable)).toBe(true);
+    expect(sameThemeAndFiles(MANIFEST, 'theme-b', unreadable, unreadable)).toBe(false);
   });
 
   it('modelUnchanged compares the plan digest with the last build', () => {
@@ -129,30 +142,12 @@ describe('the files and the theme of the last build', () => {
   });
 });
 
-describe('canSkipBuild', () => {
-  const facts = {
-    previous: MANIFEST,
-    templatesHash: 'theme-a',
-    onDisk: ALL_FILES,
-    changed: { items: 0, site: false },
-  };
-
-  it('skips when the pull changed nothing and the last build is intact', () => {
+describe('pullChangedNothing', () => {
+  it('is true only when the pull counted and changed neither an item nor the site', () => {
     expect(pullChangedNothing({ items: 0, site: false })).toBe(true);
-    expect(canSkipBuild(facts)).toBe(true);
-  });
-
-  it('builds when the pull changed an item, the site, or did not count', () => {
+    expect(pullChangedNothing({ items: 1, site: false })).toBe(false);
+    expect(pullChangedNothing({ items: 0, site: true })).toBe(false);
     expect(pullChangedNothing(undefined)).toBe(false);
-    expect(canSkipBuild({ ...facts, changed: { items: 1, site: false } })).toBe(false);
-    expect(canSkipBuild({ ...facts, changed: { items: 0, site: true } })).toBe(false);
-    expect(canSkipBuild({ ...facts, changed: undefined })).toBe(false);
-  });
-
-  it('builds when the folder holds no known build, another theme, or lost a file', () => {
-    expect(canSkipBuild({ ...facts, previous: undefined })).toBe(false);
-    expect(canSkipBuild({ ...facts, templatesHash: 'theme-b' })).toBe(false);
-    expect(canSkipBuild({ ...facts, onDisk: new Set(['index.html']) })).toBe(false);
   });
 });
 
