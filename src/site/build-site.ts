@@ -70,7 +70,7 @@ export interface BuildOptions extends Omit<PlanOptions, 'templatesHash'> {
    * @default the trace `CMS_MIRROR_BUILD_TRACE` asks for, else none
    */
   trace?: BuildTrace;
-  /** Pages per Eleventy run; the pages of one are written while the next renders. @default 1000 */
+  /** Pages per Eleventy run; the pages of one are written while the next renders. @default 500 */
   renderChunkSize?: number;
 }
 

@@ -9,8 +9,12 @@ import type { RenderInput } from './eleventy-renderer.js';
 import type { StagedRenderInput, StagedRenderResult, StageTarget } from './page-staging.js';
 import type { PlannedJob } from './site-plan.js';
 
-/** Pages per Eleventy run. */
-export const RENDER_CHUNK = 1000;
+/**
+ * Pages per Eleventy run. The render worker's heap grows with a run's pages (its peak ~140 MB
+ * at 500 against ~160–190 MB at 1,000; the build's peak RSS at 49,595 posts 446 against
+ * ~506 MB, for ~8 % more CPU: test/bench/RESULTS.md, i-stream2).
+ */
+export const RENDER_CHUNK = 500;
 
 /** Chunks sent to the renderer before the first comes back. */
 const CHUNKS_AHEAD = 2;

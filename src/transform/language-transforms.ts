@@ -4,12 +4,11 @@
  * need the site paths of its translations in the other languages. Languages after the first
  * with many stale items are transformed in a worker thread meanwhile (`offloaded-transform`).
  */
-import { builtAs } from '../collections.js';
-import type { Store } from '../store/index.js';
+import { BUILT_TYPES, builtAs } from '../collections.js';
+import type { ItemType, Store } from '../store/index.js';
 import type { PublishedEntryRow } from '../store/transformed-repo.js';
 import type { runTransform as RunTransform } from './transform-runner.js';
 import { storedHtmlFacts } from './html-facts.js';
-import { itemKey } from './item-site-paths.js';
 import { OFFLOAD_MIN_STALE, transformElsewhere } from './offloaded-transform.js';
 import { transformKey } from './version.js';
 
@@ -40,10 +39,12 @@ export interface TransformLanguagesOptions {
   readonly offloadFrom?: number;
 }
 
-/** What a build needs of one transformed language. */
+/**
+ * What a build needs of one transformed language. Not its public rows: held whole from the
+ * transform to the model they would cost ~0.8 KB a post at the build's peak; the model reads
+ * them again in its order, a chunk at a time (`PublishedOrderReader`).
+ */
 export interface LanguageTransform {
-  /** Public items with their transform output as it is now (one read for transform and model). */
-  published: PublishedItems;
   /** Items transformed, here or in the worker. */
   transformed: number;
   /** One warning per item this run transformed that was moved to `/{type}/{id}/`. */
@@ -109,32 +110,16 @@ function transformLanguage(
   const started = performance.now();
   const { lang, homeUrl } = language;
   const key = transformKey({ sanitize });
-  // One read of the public items serves the transform and, after it, the build's model.
-  const published = readPublished(store, lang);
-  const rows = [...published.pages, ...published.posts];
+  // The transform reads its candidates itself (four columns an item).
   const transform = runTransform(store, {
     lang,
     homeUrl,
     sanitize,
-    candidates: rows.map((row) => ({
-      type: row.type,
-      id: row.id,
-      link: row.link,
-      contentHash: row.contentHash,
-    })),
     // Pages the last build wrote: items linking to one that is gone are transformed again.
     ...(language.previousFiles ? { previousFiles: language.previousFiles } : {}),
-    refreshFacts: rows
-      .filter(
-        (row) =>
-          row.sourceHash === row.contentHash &&
-          row.transformVersion === key &&
-          storedHtmlFacts(row.meta) === undefined,
-      )
-      .map((row) => ({ type: row.type, id: row.id })),
+    refreshFacts: lackingFacts(store, lang, key),
   });
   return {
-    published: withFreshRows(store, lang, published, transform.written),
     transformed: transform.transformed,
     moved: transform.moved,
     sitePaths: transform.sitePaths,
@@ -142,26 +127,26 @@ function transformLanguage(
   };
 }
 
-/** The rows read before the transform, with what it wrote read again. */
-function withFreshRows(
+/** Public rows read at a time when looking for rows without their HTML facts. */
+const ROWS_CHUNK = 2000;
+
+/**
+ * Items transformed for their current content by a version that did not store the facts of
+ * their HTML (`storedHtmlFacts`), read a chunk of rows at a time as the transform asks.
+ */
+function* lackingFacts(
   store: Store,
   lang: string,
-  published: PublishedItems,
-  written: ReadonlySet<string>,
-): PublishedItems {
-  if (written.size === 0) return published;
-  const fresh = (row: PublishedEntryRow): PublishedEntryRow => {
-    if (!written.has(itemKey(row.type, row.id))) return row;
-    const stored = store.transformed.get(lang, row.type, row.id);
-    return stored
-      ? {
-          ...row,
-          transformVersion: stored.transformVersion,
-          sourceHash: stored.sourceHash,
-          excerpt: stored.excerpt,
-          meta: stored.meta,
-        }
-      : row;
-  };
-  return { pages: published.pages.map(fresh), posts: published.posts.map(fresh) };
+  key: string,
+): Generator<{ type: ItemType; id: number }> {
+  for (const chunk of store.publishedOrder.newestFirst(lang, BUILT_TYPES).chunks(ROWS_CHUNK)) {
+    for (const row of chunk) {
+      if (
+        row.sourceHash === row.contentHash &&
+        row.transformVersion === key &&
+        storedHtmlFacts(row.meta) === undefined
+      )
+        yield { type: row.type, id: row.id };
+    }
+  }
 }
