@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CmsClient } from '../../../src/client/index.js';
 import type { CmsItem, ItemType } from '../../../src/store/index.js';
 import { syncAssets } from '../../../src/sync/assets-sync.js';
 import { MediaFetcher } from '../../../src/sync/media-fetcher.js';
@@ -14,6 +13,7 @@ import { getJson } from '../../helpers/reference.js';
 import { contentItem, otherScheme } from '../../helpers/sync/assets-sync-items.js';
 import { startFileServer } from '../../helpers/sync/media-fetcher-files.js';
 import { mirrorCollection } from '../../helpers/sync/verify-cache.js';
+import { useSiteClients } from '../../helpers/sync/site-clients.js';
 import { useClockedStore } from '../../helpers/store/clocked-store.js';
 import type { TestServer } from '../../helpers/test-server.js';
 
@@ -29,35 +29,21 @@ function sha256(data: Buffer): string {
 describe('syncAssets', () => {
   const fixture = useSite({ posts: 2, pages: 1, media: 2, languages: ['pl'] });
   const cache = useClockedStore();
-  let clients: CmsClient[];
   let servers: TestServer[];
   let counters: PullCounters;
   let events: PullEvent[];
   beforeEach(() => {
     // The oEmbed resolver reads the real clock: keep the cache's clock near it.
     cache.clock = new Date();
-    clients = [];
     servers = [];
     counters = emptyCounters();
     events = [];
   });
   afterEach(async () => {
-    await Promise.all(clients.map((client) => client.close()));
     await Promise.all(servers.map((server) => server.close()));
   });
 
-  function client(auth = false): CmsClient {
-    const { site } = fixture;
-    const made = new CmsClient({
-      site: site.url,
-      lang: 'pl',
-      requestsPerSecond: 0,
-      retries: 0,
-      ...(auth ? { auth: site.credentials } : {}),
-    });
-    clients.push(made);
-    return made;
-  }
+  const client = useSiteClients(fixture);
 
   async function run(
     type: ItemType,

@@ -1,5 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CmsClient } from '../../../src/client/index.js';
+import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../../src/errors.js';
 import {
   fetchSeoConfiguration,
@@ -10,6 +9,7 @@ import {
 import { useSite } from '../../helpers/mirror-fixture.js';
 import { getJson } from '../../helpers/reference.js';
 import { answeringClient, refusingClient } from '../../helpers/sync/site-info-clients.js';
+import { useSiteClients } from '../../helpers/sync/site-clients.js';
 
 /**
  * What `site_info` stores: the index summary the build needs, and the site representation
@@ -19,26 +19,7 @@ import { answeringClient, refusingClient } from '../../helpers/sync/site-info-cl
  */
 describe('fetchSeoConfiguration against the reference site', () => {
   const fixture = useSite({ posts: 0, pages: 0, media: 0, languages: ['pl'] });
-  let clients: CmsClient[];
-  beforeEach(() => {
-    clients = [];
-  });
-  afterEach(async () => {
-    await Promise.all(clients.map((client) => client.close()));
-  });
-
-  function client(auth: boolean): CmsClient {
-    const { site } = fixture;
-    const made = new CmsClient({
-      site: site.url,
-      lang: 'pl',
-      requestsPerSecond: 0,
-      retries: 0,
-      ...(auth ? { auth: site.credentials } : {}),
-    });
-    clients.push(made);
-    return made;
-  }
+  const client = useSiteClients(fixture);
 
   it('with credentials: the configuration state as the site sends it, marked as such', async () => {
     const { site } = fixture;
