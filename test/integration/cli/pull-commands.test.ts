@@ -7,17 +7,9 @@ import { useSiteAndCache } from '../../helpers/mirror-fixture.js';
 import { callApi, type ReferenceSite } from '../../helpers/reference.js';
 import type { TempCache } from '../../helpers/temp-cache.js';
 import { credentialEnv } from '../../helpers/cli-args.js';
+import { DOCUMENTED_COUNTER_KEYS } from '../../helpers/sync/pull-counter-keys.js';
 
-const SUMMARY_KEYS = [
-  'requests',
-  'created',
-  'updated',
-  'deleted',
-  'unchanged',
-  'revisions',
-  'media_bytes',
-  'seconds',
-];
+const SUMMARY_KEYS = DOCUMENTED_COUNTER_KEYS;
 
 describe('pull, status, verify and backup commands', () => {
   let site: ReferenceSite;

@@ -1,24 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { emptyCounters, roundSeconds, sumCounters } from '../../../src/sync/pull-summary.js';
+import { PULL_COUNTER_KEYS } from '../../helpers/sync/pull-counter-keys.js';
 
 /** The counters a pull reports: every documented key, summed per language into the total. */
 describe('pull counters', () => {
-  // The summary's keys as README documents them (the first eight), then the extra ones.
-  const KEYS = [
-    'requests',
-    'created',
-    'updated',
-    'deleted',
-    'unchanged',
-    'revisions',
-    'media_bytes',
-    'seconds',
-    'skipped',
-    'media_files',
-    'media_refused',
-    'errors',
-    'embeds',
-  ];
+  const KEYS = PULL_COUNTER_KEYS;
 
   it('start at zero for every key of the summary, in the documented order', () => {
     const counters = emptyCounters();

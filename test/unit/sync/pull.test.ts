@@ -7,6 +7,7 @@ import type { PullCounters, PullEvent, PullSummary } from '../../../src/sync/pul
 import { settingsFor } from '../../helpers/mirror-check.js';
 import { useSite } from '../../helpers/mirror-fixture.js';
 import { openHandles } from '../../helpers/sync/pull-cache-handles.js';
+import { PULL_COUNTER_KEYS } from '../../helpers/sync/pull-counter-keys.js';
 import { startIndexProxy } from '../../helpers/sync/pull-language-site.js';
 import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
 
@@ -46,21 +47,7 @@ describe('pull', () => {
     fixture.site.requests.filter((request) => request.lang === lang).length;
   const historyRequests = () =>
     fixture.site.requests.filter((request) => /\/(revisions|autosaves)$/.test(request.path));
-  const KEYS: (keyof PullCounters)[] = [
-    'requests',
-    'created',
-    'updated',
-    'deleted',
-    'unchanged',
-    'revisions',
-    'media_bytes',
-    'seconds',
-    'skipped',
-    'media_files',
-    'media_refused',
-    'errors',
-    'embeds',
-  ];
+  const KEYS: readonly (keyof PullCounters)[] = PULL_COUNTER_KEYS;
 
   /** Every counter of the total is the sum over the languages (seconds: the wall time). */
   function expectTotalIsSum(summary: PullSummary): void {
