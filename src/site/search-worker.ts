@@ -21,7 +21,14 @@ childProcess.spawn = ((...args: Parameters<typeof spawn>) => {
 }) as typeof childProcess.spawn;
 
 const { buildSearchShard } = await import('./search-index.js');
-const { close } = await import('pagefind');
+const { close, createIndex } = await import('pagefind');
+
+// Pagefind's process starts with the first index: started now, while the main thread
+// transforms and plans, so that a run's one stale bundle does not wait for it. A failure
+// here fails again, reported, in the first real index.
+createIndex()
+  .then(({ index }) => index?.deleteIndex())
+  .catch(() => undefined);
 
 /** Longest wait for Pagefind to exit once told to; it takes milliseconds. */
 const EXIT_WAIT_MS = 2000;
