@@ -1,0 +1,41 @@
+/**
+ * Issue 17: a one-edit run waits for its one search bundle, so the search worker starts its
+ * Pagefind process as soon as the worker starts (while the main thread transforms and plans),
+ * not with the first bundle; closing the workers still leaves no Pagefind process behind.
+ */
+import { execFileSync } from 'node:child_process';
+import { setTimeout as delay } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startBuildWorkers, type BuildWorkers } from '../../../src/site/build-workers.js';
+
+let workers: BuildWorkers | undefined;
+afterEach(async () => {
+  await workers?.close();
+  workers = undefined;
+});
+
+/** Pagefind processes that are children of this process (exited ones included). */
+function pagefindChildren(): string[] {
+  const out = execFileSync('ps', ['-o', 'pid=,stat=,comm=', '--ppid', String(process.pid)], {
+    encoding: 'utf8',
+  });
+  return out.split('\n').filter((line) => line.includes('pagefind'));
+}
+
+describe('the search worker', () => {
+  it('starts Pagefind before it is given a bundle, and stops it on close', async () => {
+    expect(pagefindChildren()).toEqual([]);
+    workers = startBuildWorkers();
+    // No bundle is asked for: only the worker's own start may start Pagefind. (A loaded
+    // machine may take seconds to load the worker; this waits for the process, not a time.)
+    let children: string[] = [];
+    for (let tries = 0; tries < 300 && children.length === 0; tries++) {
+      await delay(100);
+      children = pagefindChildren();
+    }
+    expect(children, 'a Pagefind process started by the search worker').toHaveLength(1);
+    await workers.close();
+    workers = undefined;
+    expect(pagefindChildren()).toEqual([]);
+  }, 180_000);
+});
