@@ -16,14 +16,6 @@ export const SEARCH_INDEX_VERSION = 'pagefind-1.5.2/1';
 /** Upper bound on bundles: the search page loads every one of them. */
 export const MAX_SEARCH_SHARDS = 32;
 
-/**
- * Target documents per bundle. An edit re-indexes its whole bundle, and Pagefind's time grows
- * with the bundle's documents (~0.4 s fixed and ~7 ms a document on a loaded 2-core VM): 320
- * keeps an edit's bundle at ~320 documents up to 10,240 (32 bundles), where 1000 made it ~630
- * at 10,000 posts (16 bundles).
- */
-export const DOCS_PER_SHARD = 320;
-
 export interface SearchDoc {
   /** Stable identity (`post:12`): decides the bundle. */
   key: string;
@@ -51,7 +43,7 @@ export interface SearchPlan {
 
 export interface SearchPlanOptions {
   lang: string;
-  /** Target documents per bundle. @default DOCS_PER_SHARD */
+  /** Target documents per bundle. @default 1000 */
   docsPerShard?: number;
 }
 
@@ -75,9 +67,7 @@ export function shardOf(key: string, count: number): number {
 
 export function planSearch(docs: readonly SearchDoc[], options: SearchPlanOptions): SearchPlan {
   const perShard =
-    options.docsPerShard !== undefined && options.docsPerShard > 0
-      ? options.docsPerShard
-      : DOCS_PER_SHARD;
+    options.docsPerShard !== undefined && options.docsPerShard > 0 ? options.docsPerShard : 1000;
   const count = shardCount(docs.length, perShard);
   const buckets: SearchDoc[][] = Array.from({ length: count }, () => []);
   for (const doc of docs) buckets[shardOf(doc.key, count)]?.push(doc);

@@ -51,7 +51,7 @@ export interface PlanOptions {
   postsPerPage?: number;
   /** Posts in `feed.xml`. @default 20 */
   feedSize?: number;
-  /** Search index bundle size target. @default DOCS_PER_SHARD (`search-plan.ts`) */
+  /** Search index bundle size target. @default 1000 */
   searchDocsPerShard?: number;
   /** Build a search index; without one the search page says so. @default true */
   search?: boolean;

@@ -23,7 +23,7 @@ describe('search bundles', () => {
 
   it('keeps a document in its bundle and spreads documents evenly', () => {
     expect(shardOf('post:42', 16)).toBe(shardOf('post:42', 16));
-    const plan = planSearch(docs(8000), { lang: 'pl', docsPerShard: 1000 });
+    const plan = planSearch(docs(8000), { lang: 'pl' });
     const sizes = plan.shards.map((shard) => shard.docs.length);
     expect(sizes).toHaveLength(8);
     expect(sizes.reduce((a, b) => a + b)).toBe(8000);
@@ -44,18 +44,6 @@ describe('search bundles', () => {
     );
     expect(differing).toHaveLength(1);
     expect(differing[0]?.docs.some((doc) => doc.key === 'post:1234')).toBe(true);
-  });
-
-  it("keeps an edit's bundle at about 320 documents by default up to 10,240 documents", () => {
-    // An edit re-indexes its whole bundle, and Pagefind's time grows with its documents.
-    const sizes = (count: number) =>
-      planSearch(docs(count), { lang: 'pl' }).shards.map((shard) => shard.docs.length);
-    expect(sizes(300)).toEqual([300]);
-    expect(sizes(10_000)).toHaveLength(32);
-    expect(Math.max(...sizes(10_000))).toBeLessThan(400);
-    expect(sizes(2_500)).toHaveLength(8);
-    // Past 32 bundles they grow: the search page loads every one.
-    expect(sizes(64_000)).toHaveLength(32);
   });
 
   it('has no bundle for no documents', () => {
