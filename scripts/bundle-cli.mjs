@@ -1,26 +1,38 @@
 /**
  * `npm run build`'s second step: the compiled CLI (`dist/cli/main.js` and the ~320 modules it
- * imports) bundled into one file, `dist/cli/cms-mirror.js`, the package's `bin`. Node resolves,
- * reads and compiles each ES module on its own; a no-op `run` spent about a fifth of its CPU on
- * that (test/bench/RESULTS.md, "start-up: the CLI bundled"). The bundle sits beside `main.js`,
- * two levels under the package root like every compiled module, so the paths the code finds
- * through `import.meta.url` (`../../templates/`, `../../package.json`, `../site/render-worker.js`)
- * are the same from either. Left out: better-sqlite3 (a native addon), Eleventy and Pagefind
- * (loaded by the workers, which stay unbundled files in `dist/`), chokidar (only `watch`).
- * Modules the code imports on first use (the HTML parser, the transform) are in the bundle
- * too, but only parsed: esbuild runs each module's body when it is first imported.
+ * imports) bundled into `dist/cli/cms-mirror.js`, the package's `bin`, and the chunks it
+ * imports on first use (`dist/cli/cms-mirror-<hash>.js`). Node resolves, reads and compiles
+ * each ES module on its own; a no-op `run` spent about a fifth of its CPU on that
+ * (test/bench/RESULTS.md, "start-up: the CLI bundled"). Split at the code's dynamic imports:
+ * each command's stage (the reference site, the transform's HTML parser, push, migrate, ...)
+ * is a chunk of its own, so a command reads and compiles only the code it runs, not the whole
+ * 3 MB (RESULTS.md, "no-op run: where the time went"). The bundle and its chunks sit beside
+ * `main.js`, two levels under the package root like every compiled module, so the paths the
+ * code finds through `import.meta.url` (`../../templates/`, `../../package.json`,
+ * `../site/render-worker.js`) are the same from each. Left out: better-sqlite3 (a native
+ * addon), Eleventy and Pagefind (loaded by the workers, which stay unbundled files in `dist/`),
+ * chokidar (only `watch`).
  */
+import { readdirSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
+const OUT = 'dist/cli';
+const CHUNK = /^cms-mirror-[A-Z0-9]+\.js$/;
+
+// The chunks of an earlier build: their names change with their content.
+for (const file of readdirSync(OUT)) if (CHUNK.test(file)) rmSync(`${OUT}/${file}`);
+
 await build({
-  entryPoints: ['dist/cli/main.js'],
-  outfile: 'dist/cli/cms-mirror.js',
+  entryPoints: { 'cms-mirror': `${OUT}/main.js` },
+  outdir: OUT,
+  splitting: true,
+  chunkNames: 'cms-mirror-[hash]',
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
   external: ['better-sqlite3', '@11ty/eleventy', 'pagefind', 'chokidar'],
-  // The CommonJS packages inside (yaml, undici's pieces) call `require`.
+  // The CommonJS packages inside (yaml, undici) call `require`; every chunk gets its own.
   banner: {
     js: "import { createRequire as cmsMirrorRequire } from 'node:module';\nconst require = cmsMirrorRequire(import.meta.url);",
   },

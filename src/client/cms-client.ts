@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import PQueue from 'p-queue';
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
+// undici's Agent alone: the package's entry point also loads its mock agents, fetch,
+// WebSocket, caches and every other dispatcher (~0.15 s of CPU on each start, a third of a
+// no-op run's module loading), none of which the client uses. undici is pinned to a patch
+// range in package.json; test/unit/client covers this path on every request. A static import
+// (typed in `undici-agent.d.ts`), so the CLI's bundle holds the Agent's ~40 CommonJS files
+// instead of Node resolving, reading and compiling each on every start.
+import Agent from 'undici/lib/dispatcher/agent.js';
 import { HttpError } from '../errors.js';
 import { basicAuthHeader } from './auth.js';
 import {
@@ -22,16 +28,6 @@ import { checkOrigin, originOf } from './origin-guard.js';
 import { headerText, httpError, toClientError } from './response-errors.js';
 import { createPacer, type Pacer } from './pacer.js';
 import { createRetryInterceptor, type CmsDispatchOptions } from './retry-interceptor.js';
-
-/**
- * undici's Agent alone: the package's entry point also loads its mock agents, fetch,
- * WebSocket, caches and every other dispatcher (~0.15 s of CPU on each start, a third of a
- * no-op run's module loading), none of which the client uses. undici is pinned to a patch
- * range in package.json; test/unit/client covers this path on every request.
- */
-const Agent = createRequire(import.meta.url)(
-  'undici/lib/dispatcher/agent.js',
-) as typeof UndiciAgent;
 
 export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;
 

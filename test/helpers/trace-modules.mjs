@@ -2,9 +2,12 @@
  * `node --import ./trace-modules.mjs main.js ...`: appends the URL of every module the ES
  * loader resolves to the file named by CMS_MIRROR_TRACE_MODULES, one a line, so a test or a
  * benchmark can tell which modules a command loaded (CommonJS `require`s inside packages are not
- * seen). Plain JavaScript: it runs in front of the compiled CLI, without tsx.
+ * seen there). CMS_MIRROR_TRACE_REQUIRES names a second file that gets the request of every
+ * CommonJS `require` (Node's own modules too). Plain JavaScript: it runs in front of the
+ * compiled CLI, without tsx.
  */
-import { register } from 'node:module';
+import { appendFileSync } from 'node:fs';
+import Module, { register } from 'node:module';
 import process from 'node:process';
 
 const log = process.env['CMS_MIRROR_TRACE_MODULES'];
@@ -17,4 +20,13 @@ if (log) {
       return result;
     }`;
   register(`data:text/javascript,${encodeURIComponent(hooks)}`);
+}
+
+const requires = process.env['CMS_MIRROR_TRACE_REQUIRES'];
+if (requires) {
+  const load = Module._load;
+  Module._load = function (request, ...rest) {
+    appendFileSync(requires, `${request}\n`);
+    return load.call(this, request, ...rest);
+  };
 }

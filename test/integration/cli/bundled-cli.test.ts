@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { credentialEnv, unpacedPipeline } from '../../helpers/cli-args.js';
@@ -14,8 +14,9 @@ const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as 
 const BIN = join(ROOT, PACKAGE.bin['cms-mirror'] ?? 'missing');
 
 /**
- * Start-up cost (issue 17): the command users run (the package's `bin`) is one bundled file,
- * so a run does not make Node resolve, read and compile some 320 modules one by one. It must
+ * Start-up cost (issue 17): the command users run (the package's `bin`) is one bundled file
+ * and the chunks it imports when a command needs them, so a run does not make Node resolve,
+ * read and compile some 320 modules one by one, nor compile what it does not run. It must
  * still do everything the compiled modules do: its workers (render, search) start from the
  * files beside the compiled stages, and the theme and package.json are found. Runs the compiled
  * output: `npm run build` first.
@@ -33,6 +34,7 @@ describe('the bundled CLI', () => {
             ...process.env,
             ...credentialEnv(fixture.site),
             CMS_MIRROR_TRACE_MODULES: traceFile,
+            CMS_MIRROR_TRACE_REQUIRES: `${traceFile}.cjs`,
           },
           maxBuffer: 64 * 1024 * 1024,
         },
@@ -61,9 +63,32 @@ describe('the bundled CLI', () => {
 
     const noOp = await tracedBin(run, join(temp.dir, 'no-op.txt'));
     const ours = noOp.filter((url) => url.startsWith('file://') && !url.includes('/node_modules/'));
-    expect(ours).toEqual([`file://${BIN}`]);
+    // The bin and the chunks beside it that the run imports, nothing else of dist/.
+    expect(ours[0]).toBe(`file://${BIN}`);
+    const chunk = /^cms-mirror-[A-Z0-9]+\.js$/;
+    expect(ours.filter((url) => !chunk.test(basename(url)))).toEqual([`file://${BIN}`]);
+    // Only the chunks it needs: not the reference site's, not the HTML parser's (each module
+    // of a chunk is named in a comment by the bundler), which other commands do load.
+    const source = (files: readonly string[]) =>
+      files.map((file) => readFileSync(file, 'utf8')).join('\n');
+    const loaded = source(ours.map((url) => fileURLToPath(url)));
+    const all = source(
+      readdirSync(dirname(BIN))
+        .filter((file) => chunk.test(file))
+        .map((file) => join(dirname(BIN), file)),
+    );
+    for (const unneeded of ['// dist/reference/', '/node_modules/parse5/']) {
+      expect(all).toContain(unneeded);
+      expect(loaded).not.toContain(unneeded);
+    }
+    // undici's Agent is in the bundle: no CommonJS file of undici is required at run time.
+    const required = readFileSync(join(temp.dir, 'no-op.txt.cjs'), 'utf8').split('\n');
+    expect(required.filter((request) => request.includes('undici'))).toEqual([]);
+    expect(required.some((request) => request.includes('better-sqlite3'))).toBe(true);
     // better-sqlite3 (a native addon, left out of the bundle) and what it imports.
     const packages = noOp.filter((url) => url.includes('/node_modules/'));
+    // The bundle does not hoist an external only one command uses (chokidar: watch).
+    expect(packages.filter((url) => url.includes('/chokidar/'))).toEqual([]);
     expect(packages.length, packages.join('\n')).toBeLessThan(10);
   }, 180_000);
 });
