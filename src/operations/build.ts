@@ -32,7 +32,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     import('../store/index.js'),
   ]);
   const { settings, changed } = options;
-  const store = openStore(settings.cache);
+  // SQLite's own default page cache: a build reads each row about once (store-options.ts).
+  const store = openStore(settings.cache, { pageCacheMib: 2 });
   try {
     const languages = settings.languages.length > 0 ? settings.languages : store.items.langs();
     return await runBuild(store, settings, {

@@ -12,6 +12,7 @@ import { startWorkerCalls, type WorkerCalls } from '../worker-calls.js';
 import { oneAtATime } from './one-at-a-time.js';
 import { buildSearchShard, type ShardRequest } from './search-index.js';
 import type { SearchShard } from './search-plan.js';
+import { limitHeapGrowth } from './heap-growth.js';
 
 /**
  * The files of each rebuilt search bundle, by shard index (none for a bundle handed to the
@@ -66,6 +67,8 @@ export const inProcessWorkers: BuildWorkers = {
  * post never has.
  */
 export function startBuildWorkers(): BuildWorkers {
+  // Before the threads start and this thread reads the cache: the build's peak is mostly heap.
+  limitHeapGrowth();
   const renderer = startWorkerCalls<StagedRenderInput, StagedRenderResult>(
     // `../site/`: the same file from the bundled CLI (`dist/cli/`, scripts/bundle-cli.mjs).
     new URL('../site/render-worker.js', import.meta.url),

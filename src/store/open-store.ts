@@ -56,9 +56,9 @@ export function openStoreWith(
     // no pragma below gets a chance to touch it.
     db.prepare('SELECT count(*) FROM sqlite_master').pluck().get();
     db.pragma('foreign_keys = ON');
-    // 32 MiB of page cache (the default is 2 MiB): index pages of a 10^5-item cache stay in
-    // memory during a pull.
-    db.pragma('cache_size = -32768');
+    // 32 MiB of page cache by default (SQLite's is 2 MiB): index pages of a 10^5-item cache
+    // stay in memory during a pull.
+    db.pragma(`cache_size = -${Math.round((options.pageCacheMib ?? 32) * 1024)}`);
     const upgrade = runSchemaUpgrades(db, path, upgrades, { readonly });
     if (!readonly) {
       // WAL: readers (build, status, backup) never block the writer (pull) and vice versa.

@@ -14,6 +14,13 @@ export interface StoreOptions {
    */
   readonly busyTimeoutMs?: number;
   /**
+   * SQLite's page cache for this connection, in MiB (`cache_size`). A pull keeps index pages
+   * in memory with the default; a build reads each row about once, and a full page cache was
+   * ~25 MB of its peak RSS (test/bench/RESULTS.md, i-render-mem).
+   * @default 32
+   */
+  readonly pageCacheMib?: number;
+  /**
    * The clock for `*_at` columns and oEmbed expiry (tests inject a fixed one).
    * @default () => new Date()
    */

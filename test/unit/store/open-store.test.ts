@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StoreError } from '../../../src/errors.js';
 import type { SchemaUpgrade } from '../../../src/store/index.js';
 import {
@@ -90,6 +90,20 @@ describe('openStore', () => {
       'sync_state',
       'transformed',
     ]);
+  });
+
+  it('gives the connection the page cache it is asked for, 32 MiB unless told', () => {
+    const pragma = vi.spyOn(Database.prototype, 'pragma');
+    try {
+      openStore(temp.file).close();
+      expect(pragma).toHaveBeenCalledWith('cache_size = -32768');
+      pragma.mockClear();
+      openStore(temp.file, { pageCacheMib: 2 }).close();
+      expect(pragma).toHaveBeenCalledWith('cache_size = -2048');
+      expect(pragma).not.toHaveBeenCalledWith('cache_size = -32768');
+    } finally {
+      pragma.mockRestore();
+    }
   });
 
   it('enforces foreign keys on the connection it opens', () => {
