@@ -129,5 +129,5 @@ describe('a plan from posts read again a window at a time', () => {
     const byFile = new Map(whole.jobs.map((job) => [job.file, job]));
     expect(read.jobs.length).toBeGreaterThan(POSTS);
     for (const job of read.jobs) expect(job.job()).toEqual(byFile.get(job.file)?.job());
-  });
+  }, 240_000);
 });
