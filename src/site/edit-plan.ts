@@ -20,7 +20,7 @@ import { planPlaced, type PlacedSite, type SitePlan } from './site-plan.js';
 /** Where the build placed every public item, in one digest (recorded with each build). */
 export function layoutDigestOf(placed: PlacedSite): string {
   return digestOf(
-    placed.posts.map((post) => [post.entry.id, post.file, post.entry.sticky]),
+    placed.posts.layout(),
     placed.pages.map((page) => [
       page.entry.id,
       page.file,
@@ -64,17 +64,13 @@ export function planEdited(
   const posts = new Set<number>();
   const listings = new Set<number>();
   // The listing order: sticky posts first, then by date (as `planPlaced` lists them).
-  const listed = [
-    ...placed.posts.filter((post) => post.entry.sticky),
-    ...placed.posts.filter((post) => !post.entry.sticky),
-  ];
-  listed.forEach((post, position) => {
-    if (postIds.has(post.entry.id)) listings.add(Math.floor(position / postsPerPage) + 1);
+  placed.posts.listed().forEach((index, position) => {
+    if (postIds.has(placed.posts.id(index))) listings.add(Math.floor(position / postsPerPage) + 1);
   });
-  placed.posts.forEach((post, index) => {
-    if (!postIds.has(post.entry.id)) return;
+  for (let index = 0; index < placed.posts.length; index++) {
+    if (!postIds.has(placed.posts.id(index))) continue;
     for (const near of [index - 1, index, index + 1]) posts.add(near);
-  });
+  }
   const plan = planPlaced(placed, {
     listing: (number) => listings.has(number),
     post: (index) => posts.has(index),

@@ -81,7 +81,8 @@ export async function buildLanguage(
     mayTrustRecord(previous, state, { force: options.force === true, pulled: options.pulled }) &&
     topLevelIntact(outDir, store.buildState.topLevelNames(lang));
   const modelStarted = performance.now();
-  const { model: built, warnings } = model();
+  // Read a window of posts at a time, not held whole, unless the edit path has read it.
+  const { model: built, warnings } = read ?? languageModel(store, settings, job, true);
   const modelSeconds = (performance.now() - modelStarted) / 1000;
   // The model took what it needs of the rows the transform read: held for the whole build,
   // they would cost ~0.8 KB per public item (test/bench/model-memory.bench.ts).
@@ -115,7 +116,12 @@ export async function buildLanguage(
 }
 
 /** The language's model from the cache, as every build of it reads it. */
-export function languageModel(store: Store, settings: Settings, job: LanguageJob): ModelFromStore {
+export function languageModel(
+  store: Store,
+  settings: Settings,
+  job: LanguageJob,
+  streamPosts = false,
+): ModelFromStore {
   return modelFromStore(store, {
     lang: job.lang,
     languages: job.languages.map((code) => ({ lang: code })),
@@ -126,6 +132,7 @@ export function languageModel(store: Store, settings: Settings, job: LanguageJob
       : {}),
     ...(job.prepared.published ? { published: job.prepared.published } : {}),
     transformKey: transformKey(settings.transform),
+    ...(streamPosts ? { streamPosts } : {}),
   });
 }
 

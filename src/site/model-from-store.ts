@@ -10,26 +10,20 @@
  * warning rather than published with remote links.
  */
 import { ConfigError } from '../errors.js';
-import { builtAs, FILE_TYPE } from '../collections.js';
+import { builtAs } from '../collections.js';
 import type { ItemType, Store } from '../store/index.js';
 import type { PublishedEntryRow } from '../store/transformed-repo.js';
-import {
-  htmlFacts,
-  itemKey,
-  mediaSitePath,
-  parseItemJson,
-  storedHtmlFacts,
-  transformKey,
-} from '../transform/index.js';
+import { htmlFacts, itemKey, storedHtmlFacts, transformKey } from '../transform/index.js';
 import { digestOf } from './digest.js';
+import { featuredImages, mediaFilesOf } from './model-media.js';
 import { identityFromSeo } from './site-identity.js';
 import { htmlReader, StoredEntry } from './stored-entry.js';
 import type {
   Entry,
-  FeaturedImage,
   MediaFile,
   PageEntry,
   PostEntry,
+  PostSource,
   SiteLanguage,
   SiteModel,
 } from './site-model.js';
@@ -57,6 +51,12 @@ export interface ModelFromStoreOptions {
   published?: { pages: readonly PublishedEntryRow[]; posts: readonly PublishedEntryRow[] };
   /** The key current transform output is stored under. @default transformKey() */
   transformKey?: string;
+  /**
+   * Give the posts as a `PostSource` read from the cache a window at a time whenever the build
+   * needs them, not as an array held whole (a full build's model). Their warnings join
+   * `warnings` (in front, as an array's would) once every post was read. @default false
+   */
+  streamPosts?: boolean;
 }
 
 export interface ModelFromStore {
@@ -104,11 +104,10 @@ export function modelFromStore(store: Store, options: ModelFromStoreOptions): Mo
   const entry = entryMaker(store, options, { homeUrl, mediaPaths });
   // Public items only (the rule of `isPublic`, in SQL): drafts and protected items never
   // reach the model. Read from the cache, the posts come a chunk of rows at a time.
-  const { posts, pages } = entriesOf(
-    options.published ?? publishedRows(store, lang),
-    entry,
-    warnings,
-  );
+  const postSource = options.streamPosts ? streamedPosts(store, lang, entry, warnings) : undefined;
+  const { posts, pages } = postSource
+    ? { posts: [], pages: pageEntriesOf(pageRows(store, lang), entry, warnings) }
+    : entriesOf(options.published ?? publishedRows(store, lang), entry, warnings);
 
   const identity = identityFromSeo(info.seo, { name, url: publicUrl });
   if (identity?.logo) {
@@ -128,6 +127,7 @@ export function modelFromStore(store: Store, options: ModelFromStoreOptions): Mo
       languages: siteLanguages(options),
       identity,
       posts,
+      ...(postSource ? { postSource } : {}),
       pages,
       // One file per site path: URLs of the same bytes under one name share it.
       media: [...new Set(mediaPaths.values())],
@@ -155,10 +155,57 @@ function publishedRows(
 ): { pages: readonly PublishedEntryRow[]; posts: Iterable<PublishedEntryRow> } {
   const order = store.publishedOrder.newestFirst(lang, builtAs('post'));
   return {
-    pages: builtAs('page').flatMap((type) => store.transformed.listPublished(lang, type)),
+    pages: pageRows(store, lang),
     posts: (function* () {
       for (const chunk of order.chunks(ROWS_CHUNK)) yield* chunk;
     })(),
+  };
+}
+
+function pageRows(store: Store, lang: string): PublishedEntryRow[] {
+  return builtAs('page').flatMap((type) => store.transformed.listPublished(lang, type));
+}
+
+/**
+ * The posts newest first, read again from the cache a window at a time. The warnings of the
+ * posts left out are listed once every post was read (the build's first pass reads them all),
+ * by type and id as `entriesOf` lists them, in front of the pages'.
+ */
+function streamedPosts(
+  store: Store,
+  lang: string,
+  entry: EntryMaker,
+  warnings: string[],
+): PostSource {
+  const order = store.publishedOrder.newestFirst(lang, builtAs('post'));
+  const postTypes: readonly string[] = builtAs('post');
+  const pending: [rank: number, id: number, warning: string][] = [];
+  let warnedUpTo = 0;
+  const make = (row: PublishedEntryRow | undefined, place: number): PostEntry | undefined => {
+    const first = place === warnedUpTo;
+    if (first) warnedUpTo++;
+    if (row === undefined) return undefined;
+    const rank = postTypes.indexOf(row.type);
+    const built = entry(row.type, row, (warning) => {
+      if (first) pending.push([rank, row.id, warning]);
+    }) as PostEntry | undefined;
+    if (built) built.sticky = row.sticky === true;
+    return built;
+  };
+  const flush = (): void => {
+    if (warnedUpTo < order.count || pending.length === 0) return;
+    pending.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    warnings.unshift(...pending.map(([, , warning]) => warning));
+    pending.length = 0;
+  };
+  return {
+    size: order.count,
+    read(start, end) {
+      const posts = order.rows(start, end).map((row, offset) => make(row, start + offset));
+      flush();
+      return posts;
+    },
+    readAt: (places) => order.rowsAt(places).map((row, at) => make(row, places[at]!)),
   };
 }
 
@@ -185,16 +232,24 @@ function entriesOf(
   postWarnings.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   for (const [, , warning] of postWarnings) warnings.push(warning);
   posts.sort((a, b) => (a.dateGmt < b.dateGmt ? 1 : a.dateGmt > b.dateGmt ? -1 : b.id - a.id));
+  return { posts, pages: pageEntriesOf(rows.pages, entry, warnings) };
+}
+
+function pageEntriesOf(
+  rows: readonly PublishedEntryRow[],
+  entry: EntryMaker,
+  warnings: string[],
+): PageEntry[] {
   const pages: PageEntry[] = [];
   const warn = (warning: string): void => void warnings.push(warning);
-  for (const row of rows.pages) {
+  for (const row of rows) {
     const built = entry(row.type, row, warn) as PageEntry | undefined;
     if (!built) continue;
     built.parentId = row.parent ?? 0;
     built.menuOrder = row.menuOrder ?? 0;
     pages.push(built);
   }
-  return { posts, pages };
+  return pages;
 }
 
 /** One entry per row: its site path, translations, facts, featured image, HTML read late. */
@@ -273,22 +328,6 @@ function alternatesReader(
   };
 }
 
-/** Featured images by media id, each read once. */
-function featuredImages(
-  store: Store,
-  lang: string,
-  mediaPaths: ReadonlyMap<string, MediaFile>,
-): (mediaId: number | null) => FeaturedImage | undefined {
-  const mediaItems = new Map<number, FeaturedImage | undefined>();
-  return (mediaId) => {
-    if (!mediaId) return undefined;
-    if (!mediaItems.has(mediaId))
-      mediaItems.set(mediaId, featuredImage(store, lang, mediaId, mediaPaths));
-    const image = mediaItems.get(mediaId);
-    return image ? { ...image } : undefined;
-  };
-}
-
 /** The switcher's languages, as seen from this one. */
 function siteLanguages(options: ModelFromStoreOptions): SiteLanguage[] {
   return options.languages.map((language) => {
@@ -305,63 +344,6 @@ function siteLanguages(options: ModelFromStoreOptions): SiteLanguage[] {
 function sitePathOf(meta: unknown): string | undefined {
   const sitePath = (meta as { sitePath?: unknown } | null | undefined)?.sitePath;
   return typeof sitePath === 'string' && sitePath.startsWith('/') ? sitePath : undefined;
-}
-
-/**
- * Every media URL the cache holds a copy of, whichever language's pull fetched it: content
- * may show another language's file (one host, several prefixes), and only what public
- * content uses is copied. URLs whose bytes and name give one site path share one entry.
- */
-function mediaFilesOf(store: Store): Map<string, MediaFile> {
-  const byUrl = new Map<string, MediaFile>();
-  const bySitePath = new Map<string, MediaFile>();
-  for (const file of store.media.listFiles()) {
-    const sitePath = mediaSitePath(file.url, file.sha256);
-    const same = bySitePath.get(sitePath);
-    if (same !== undefined && same.sha256 === file.sha256) {
-      byUrl.set(file.url, same);
-      continue;
-    }
-    const media: MediaFile = {
-      sitePath,
-      sha256: file.sha256,
-      source: file.mediaId === null ? file.url : `${file.url} (media ${file.mediaId})`,
-      read: () => {
-        const blob = store.media.getBlob(file.sha256);
-        if (!blob)
-          throw new Error(
-            `Media blob ${file.sha256} of ${file.url} is missing from ${store.file}.`,
-          );
-        return blob;
-      },
-    };
-    byUrl.set(file.url, media);
-    if (same === undefined) bySitePath.set(sitePath, media);
-  }
-  return byUrl;
-}
-
-function featuredImage(
-  store: Store,
-  lang: string,
-  mediaId: number | null,
-  mediaPaths: ReadonlyMap<string, MediaFile>,
-): FeaturedImage | undefined {
-  if (!mediaId) return undefined;
-  const media = store.items.get(lang, FILE_TYPE, mediaId);
-  if (!media) return undefined;
-  const json = parseItemJson(media.json);
-  const source = typeof json.source_url === 'string' ? json.source_url : undefined;
-  const local = source ? mediaPaths.get(source) : undefined;
-  if (!local) return undefined;
-  const details = (json.media_details ?? {}) as Json;
-  const image: FeaturedImage = {
-    sitePath: local.sitePath,
-    alt: typeof json.alt_text === 'string' ? json.alt_text : '',
-  };
-  if (typeof details.width === 'number') image.width = details.width;
-  if (typeof details.height === 'number') image.height = details.height;
-  return image;
 }
 
 /** The transform stores excerpts as plain text; the model carries HTML. */

@@ -12,6 +12,7 @@ import { atomFeed, type FeedEntry } from './feed-xml.js';
 import { htmlToText, truncateText } from './html-text.js';
 import { absoluteUrl, languageVersions, type JobContext } from './job-views.js';
 import type { Placed } from './placed-entries.js';
+import type { PlacedPosts } from './placed-posts.js';
 import { robotsTxt } from './robots-txt.js';
 import type { Entry, PageEntry, PostEntry, SiteModel } from './site-model.js';
 import { SITEMAP_MAX_URLS, sitemapFiles, type SitemapUrl } from './sitemap-xml.js';
@@ -20,8 +21,8 @@ import { SITEMAP_MAX_URLS, sitemapFiles, type SitemapUrl } from './sitemap-xml.j
 export interface FormatInput {
   readonly model: SiteModel;
   readonly context: JobContext;
-  /** Public posts, newest first, at their places. */
-  readonly posts: readonly Placed<PostEntry>[];
+  /** Public posts, newest first, at their places (read again a window at a time). */
+  readonly posts: PlacedPosts;
   readonly pages: readonly Placed<PageEntry>[];
   /** Posts in the feed (`PlanOptions.feedSize`). */
   readonly feedSize: number;
@@ -88,7 +89,7 @@ function feedXml(model: SiteModel, posts: readonly Placed<PostEntry>[]): string 
 
 function sitemapUrls(
   context: JobContext,
-  posts: readonly Placed<PostEntry>[],
+  posts: PlacedPosts,
   pages: readonly Placed<PageEntry>[],
 ): SitemapUrl[] {
   const versions = (sitePath: string, counterparts: Parameters<typeof languageVersions>[4]) => {
@@ -101,12 +102,16 @@ function sitemapUrls(
     return { loc: canonical, lastmodGmt: placed.entry.modifiedGmt, alternates };
   };
   const home = versions('/', 'homes');
-  const newest = posts.reduce<string | undefined>(
-    (latest, post) =>
-      latest === undefined || post.entry.modifiedGmt > latest ? post.entry.modifiedGmt : latest,
-    undefined,
-  );
+  // One pass over the posts: the home's date is the newest change of any.
+  let newest: string | undefined;
+  const postUrls: SitemapUrl[] = [];
+  for (const window of posts.windows()) {
+    for (const post of window) {
+      if (newest === undefined || post.entry.modifiedGmt > newest) newest = post.entry.modifiedGmt;
+      postUrls.push(urlFor(post));
+    }
+  }
   const homeUrl: SitemapUrl = { loc: home.canonical, alternates: home.alternates };
   if (newest) homeUrl.lastmodGmt = newest;
-  return [homeUrl, ...pages.map(urlFor), ...posts.map(urlFor)];
+  return [homeUrl, ...pages.map(urlFor), ...postUrls];
 }

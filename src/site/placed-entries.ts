@@ -97,22 +97,24 @@ export function claimAll<T extends Entry>(
   return placed.filter((item) => !refused.has(item));
 }
 
+/** Adds the local files an entry at its place uses (its HTML, excerpt, featured image). */
+export function addMediaUses(used: Set<string>, { entry, sitePath }: Placed<Entry>): void {
+  const references =
+    entry.htmlMedia !== undefined && sitePath === entry.sitePath
+      ? entry.htmlMedia
+      : localReferences(entry.html, sitePath);
+  for (const reference of references) used.add(reference);
+  for (const reference of localReferences(entry.excerptHtml, sitePath)) used.add(reference);
+  if (entry.featuredImage) used.add(safeCanonical(entry.featuredImage.sitePath) ?? '');
+}
+
+/** The media files that public content (`used`, by `addMediaUses`) or the logo uses. */
 export function placeMedia(
   model: SiteModel,
-  entries: readonly Placed<Entry>[],
+  used: Set<string>,
   claims: PathClaims,
   warnings: string[],
 ): { media: MediaFile; file: string }[] {
-  const used = new Set<string>();
-  for (const { entry, sitePath } of entries) {
-    const references =
-      entry.htmlMedia !== undefined && sitePath === entry.sitePath
-        ? entry.htmlMedia
-        : localReferences(entry.html, sitePath);
-    for (const reference of references) used.add(reference);
-    for (const reference of localReferences(entry.excerptHtml, sitePath)) used.add(reference);
-    if (entry.featuredImage) used.add(safeCanonical(entry.featuredImage.sitePath) ?? '');
-  }
   const logo = model.identity?.logo;
   if (logo?.startsWith('/')) used.add(safeCanonical(logo) ?? '');
 

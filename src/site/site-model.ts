@@ -118,8 +118,30 @@ export interface SiteModel {
   identity: SiteIdentity | null;
   /** Only public items, newest first; the build checks both again. */
   posts: PostEntry[];
+  /**
+   * The posts read again from the cache a window at a time, instead of `posts` (then empty),
+   * so that a build of a large site does not hold every post (`modelFromStore`'s
+   * `streamPosts`). @default the `posts` array
+   */
+  postSource?: PostSource;
   pages: PageEntry[];
   media: MediaFile[];
+}
+
+/**
+ * The posts of a model newest first, read again a window at a time whenever the build needs
+ * them (placing, planning, rendering), so that what it holds per post is a few columns.
+ */
+export interface PostSource {
+  /** Places in the order (items left out on reading among them). */
+  readonly size: number;
+  /**
+   * The posts at the places `start` to `end` (excluded), each at its place; undefined for an
+   * item left out. Each call makes the entries anew.
+   */
+  read(start: number, end: number): (PostEntry | undefined)[];
+  /** The posts at these places, in the order given (as `read`). */
+  readAt(places: ArrayLike<number>): (PostEntry | undefined)[];
 }
 
 /**

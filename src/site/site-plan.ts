@@ -28,15 +28,17 @@ import {
 import { pathDigest, xorDigests } from './model-fingerprint.js';
 import { PathClaims } from './path-claims.js';
 import {
+  addMediaUses,
   claimAll,
-  compare,
   placeEntries,
   placeMedia,
   publicOnly,
   type Placed,
 } from './placed-entries.js';
+import { claimPosts, postCandidates, postSourceOf, type PlacedPosts } from './placed-posts.js';
+import { placedSearch } from './search-docs.js';
 import { OUTPUT_FORMATS, type FormatInput } from './output-formats.js';
-import { planSearch, SEARCH_DIR, type SearchDoc, type SearchPlan } from './search-plan.js';
+import { SEARCH_DIR, type SearchPlan } from './search-plan.js';
 import type { Entry, PageEntry, PostEntry, SiteModel } from './site-model.js';
 import type { CmsGlobalData, Job, JobKind } from './template-data.js';
 
@@ -98,7 +100,8 @@ export interface PlacedSite {
   readonly warnings: readonly string[];
   readonly model: SiteModel;
   readonly options: PlanOptions;
-  readonly posts: Placed<PostEntry>[];
+  /** Public posts newest first: a few columns, the rest read again when needed. */
+  readonly posts: PlacedPosts;
   readonly pages: Placed<PageEntry>[];
   readonly media: ReturnType<typeof placeMedia>;
 }
@@ -114,63 +117,34 @@ export function placeSite(model: SiteModel, options: PlanOptions = {}): PlacedSi
   claims.reserveDirectory(ASSETS_DIR);
   claims.reserveDirectory(SEARCH_DIR);
 
-  // 1. Public entries with a safe, canonical path.
-  const posts = placeEntries(publicOnly(model.posts, 'post', warnings), 'post', warnings);
+  // 1. Public entries with a safe, canonical path: the posts in one pass over the model's.
+  const used = new Set<string>();
+  const source = postSourceOf(model);
+  const found = postCandidates(source, warnings, (post) => addMediaUses(used, post));
   const pages = placeEntries(publicOnly(model.pages, 'page', warnings), 'page', warnings);
-  posts.sort((a, b) => compare(b.entry.dateGmt, a.entry.dateGmt) || b.entry.id - a.entry.id);
+  for (const page of pages) addMediaUses(used, page);
+  const candidates = found.ids.length;
 
   // 2. Generated files first: the remote site's own URL scheme reserves them too.
-  const listingCount = Math.max(1, Math.ceil(posts.length / postsPerPage));
+  const listingCount = Math.max(1, Math.ceil(candidates / postsPerPage));
   for (let number = 1; number <= listingCount; number++) {
     claims.claim(sitePathToFilePath(listingSitePath(number)), `listing page ${number}`);
   }
   for (const file of ['404.html', 'search/index.html']) claims.claim(file, file);
   for (const format of OUTPUT_FORMATS) {
-    for (const [file, label] of format.claims(posts.length + pages.length))
-      claims.claim(file, label);
+    for (const [file, label] of format.claims(candidates + pages.length)) claims.claim(file, label);
   }
 
   // 3. Media that public content uses, then pages, then posts.
-  const media = placeMedia(model, [...pages, ...posts], claims, warnings);
+  const media = placeMedia(model, used, claims, warnings);
   const placedPages = claimAll(pages, claims, 'page', warnings);
-  const placedPosts = claimAll(posts, claims, 'post', warnings);
-
-  const searchDoc = (kind: string, placed: Placed<Entry>): SearchDoc =>
-    new PlacedSearchDoc(kind, placed);
-  const search = planSearch(
-    options.search === false
-      ? []
-      : [
-          ...placedPosts.map((post) => searchDoc('post', post)),
-          ...placedPages.map((page) => searchDoc('page', page)),
-        ],
-    { lang: model.lang, docsPerShard: options.searchDocsPerShard },
-  );
-  return { search, warnings, model, options, posts: placedPosts, pages: placedPages, media };
-}
-
-/**
- * A search document of a placed entry. The HTML is read only if the document's bundle is
- * indexed again; the getter is the prototype's, not a closure of each document's own.
- */
-class PlacedSearchDoc implements SearchDoc {
-  readonly key: string;
-  readonly url: string;
-  readonly title: string;
-  readonly digest: string;
-  readonly #placed: Placed<Entry>;
-
-  constructor(kind: string, placed: Placed<Entry>) {
-    this.key = `${kind}:${placed.entry.id}`;
-    this.url = placed.sitePath;
-    this.title = placed.entry.title;
-    this.digest = placed.digest;
-    this.#placed = placed;
-  }
-
-  get html(): string {
-    return this.#placed.entry.html;
-  }
+  const posts = claimPosts(source, found, claims, warnings);
+  const search = placedSearch(posts, placedPages, {
+    lang: model.lang,
+    docsPerShard: options.searchDocsPerShard,
+    search: options.search !== false,
+  });
+  return { search, warnings, model, options, posts, pages: placedPages, media };
 }
 
 /**
@@ -257,27 +231,25 @@ function planJobs(
   const linkInput = (entry: Placed<Entry> | undefined): unknown =>
     entry ? [entry.entry.title, entry.sitePath] : null;
   const posts = placed.posts;
-  // Listings: sticky posts first, then by date.
-  const ordered = [
-    ...posts.filter((post) => post.entry.sticky),
-    ...posts.filter((post) => !post.entry.sticky),
-  ];
-  const totalPages = Math.max(1, Math.ceil(ordered.length / postsPerPage));
+  // Listings: sticky posts first, then by date; each reads its posts again when rendered.
+  const listed = posts.listed();
+  const shownAt = (indexes: Uint32Array): Placed<PostEntry>[] =>
+    Array.from(indexes, (index) => posts.at(index) as Placed<PostEntry>);
+  const totalPages = Math.max(1, Math.ceil(listed.length / postsPerPage));
   for (let number = 1; number <= totalPages; number++) {
     if (only && !only.listing(number)) continue;
-    const shown = ordered.slice((number - 1) * postsPerPage, number * postsPerPage);
-    addJob('listing', listingSitePath(number), [totalPages, shown.map(cardInput)], () =>
-      listingJob(context, shown, number, totalPages),
+    const indexes = listed.subarray((number - 1) * postsPerPage, number * postsPerPage);
+    addJob('listing', listingSitePath(number), [totalPages, shownAt(indexes).map(cardInput)], () =>
+      listingJob(context, shownAt(indexes), number, totalPages),
     );
   }
-  posts.forEach((post, index) => {
-    if (only && !only.post(index)) return;
-    const older = posts[index + 1];
-    const newer = posts[index - 1];
-    const inputs = [post.digest, linkInput(older), linkInput(newer)];
+  for (let index = 0; index < posts.length; index++) {
+    if (only && !only.post(index)) continue;
+    const post = posts.at(index) as Placed<PostEntry>;
+    const inputs = [post.digest, linkInput(posts.at(index + 1)), linkInput(posts.at(index - 1))];
     const digest = digestOf(siteDigest, 'post', post.sitePath, inputs);
     jobs.push(new PostPlan(post.file, digest, context, posts, index));
-  });
+  }
   for (const { page, ancestors, children } of pageFamilies(placed.pages)) {
     if (only && !only.page(page.entry.id)) continue;
     addJob(
@@ -304,14 +276,14 @@ class PostPlan implements PlannedJob {
   readonly file: string;
   readonly digest: string;
   readonly #context: JobContext;
-  readonly #posts: readonly Placed<PostEntry>[];
+  readonly #posts: PlacedPosts;
   readonly #index: number;
 
   constructor(
     file: string,
     digest: string,
     context: JobContext,
-    posts: readonly Placed<PostEntry>[],
+    posts: PlacedPosts,
     index: number,
   ) {
     this.file = file;
@@ -326,9 +298,9 @@ class PostPlan implements PlannedJob {
     const index = this.#index;
     return postJob(
       this.#context,
-      posts[index] as Placed<PostEntry>,
-      posts[index + 1],
-      posts[index - 1],
+      posts.at(index) as Placed<PostEntry>,
+      posts.at(index + 1),
+      posts.at(index - 1),
     );
   }
 }

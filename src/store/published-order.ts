@@ -87,6 +87,13 @@ export interface PublishedOrder {
   readonly count: number;
   /** The rows, `chunkSize` at a time, in order. */
   chunks(chunkSize: number): Generator<PublishedEntryRow[]>;
+  /**
+   * The rows at the places `start` to `end` (excluded) of the order, each at its place (an item
+   * removed since the order was read is undefined): a build reads a window of the order again.
+   */
+  rows(start: number, end: number): (PublishedEntryRow | undefined)[];
+  /** The rows at these places of the order, in the order given (as `rows`). */
+  rowsAt(places: ArrayLike<number>): (PublishedEntryRow | undefined)[];
 }
 
 /** Reads the order of a language's public items (see the module's comment). */
@@ -123,6 +130,12 @@ export class PublishedOrderReader {
     return {
       count: idOf.length,
       chunks: (chunkSize) => this.#chunks(lang, types, typeIndex, idOf, chunkSize),
+      rows: (start, end) => {
+        const places: number[] = [];
+        for (let at = Math.max(0, start); at < Math.min(idOf.length, end); at++) places.push(at);
+        return this.#rows(lang, types, { typeIndex, ids: idOf }, places);
+      },
+      rowsAt: (places) => this.#rows(lang, types, { typeIndex, ids: idOf }, places),
     };
   }
 
@@ -135,28 +148,50 @@ export class PublishedOrderReader {
   ): Generator<PublishedEntryRow[]> {
     if (!Number.isSafeInteger(chunkSize) || chunkSize < 1)
       throw new RangeError(`chunkSize must be a positive integer, got ${String(chunkSize)}`);
+    for (let start = 0; start < ids.length; start += chunkSize) {
+      const end = Math.min(ids.length, start + chunkSize);
+      const chunk: PublishedEntryRow[] = [];
+      // An item removed since the order was read is skipped.
+      const places: number[] = [];
+      for (let at = start; at < end; at++) places.push(at);
+      for (const row of this.#rows(lang, types, { typeIndex, ids }, places))
+        if (row !== undefined) chunk.push(row);
+      yield chunk;
+    }
+  }
+
+  #rows(
+    lang: string,
+    types: readonly ItemType[],
+    order: { typeIndex: Uint8Array; ids: Float64Array },
+    places: ArrayLike<number>,
+  ): (PublishedEntryRow | undefined)[] {
+    const { typeIndex, ids } = order;
     const sql = `${PUBLISHED_SELECT}
       WHERE i.lang = ? AND i.type = ? AND i.id IN (SELECT value FROM json_each(?))
         AND ${publicItemSql('i')}`;
-    for (let start = 0; start < ids.length; start += chunkSize) {
-      const end = Math.min(ids.length, start + chunkSize);
-      const byKey = new Map<string, PublishedEntryRow>();
-      types.forEach((type, index) => {
-        const wanted: number[] = [];
-        for (let at = start; at < end; at++) if (typeIndex[at] === index) wanted.push(ids[at]!);
-        if (wanted.length === 0) return;
-        const rows = this.#ctx.read(() =>
-          this.#ctx.stmt<PublishedRow>(sql).all(lang, type, JSON.stringify(wanted)),
-        );
-        for (const row of rows) byKey.set(`${index}:${row.id}`, publishedFromRow(type, row));
-      });
-      const chunk: PublishedEntryRow[] = [];
-      // An item removed since the order was read is skipped.
-      for (let at = start; at < end; at++) {
-        const row = byKey.get(`${typeIndex[at]}:${ids[at]}`);
-        if (row !== undefined) chunk.push(row);
+    const byKey = new Map<string, PublishedEntryRow>();
+    types.forEach((type, index) => {
+      const wanted: number[] = [];
+      for (let at = 0; at < places.length; at++) {
+        const place = places[at]!;
+        if (typeIndex[place] === index) wanted.push(ids[place]!);
       }
-      yield chunk;
+      if (wanted.length === 0) return;
+      const rows = this.#ctx.read(() =>
+        this.#ctx.stmt<PublishedRow>(sql).all(lang, type, JSON.stringify(wanted)),
+      );
+      for (const row of rows) byKey.set(`${index}:${row.id}`, publishedFromRow(type, row));
+    });
+    const rows: (PublishedEntryRow | undefined)[] = [];
+    for (let at = 0; at < places.length; at++) {
+      const place = places[at]!;
+      rows.push(
+        place >= 0 && place < ids.length
+          ? byKey.get(`${typeIndex[place]}:${ids[place]}`)
+          : undefined,
+      );
     }
+    return rows;
   }
 }

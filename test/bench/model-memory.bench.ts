@@ -1,10 +1,12 @@
 /**
  * Heap held by one language's site model and plan, read from a cache, before anything renders:
  * what a build keeps whole for the site's size (issue 17).
- *   node --expose-gc --import tsx test/bench/model-memory.bench.ts CACHE [lang=pl] [ordered]
+ *   node --expose-gc --import tsx test/bench/model-memory.bench.ts CACHE [lang=pl] [ordered|streamed]
  * The cache must hold the language pulled and transformed (a `cms-mirror build` does both).
  * With `ordered`, the model reads the posts from the cache itself, newest first a chunk at a
- * time, as a build does when it did not transform (no rows held beside it).
+ * time, as a build does when it did not transform (no rows held beside it). With `streamed`,
+ * the model holds no posts: they are read again a window at a time whenever the plan needs
+ * them (`streamPosts`, as a full build reads them since issue 17's i-plan).
  * After each step a full garbage collection, then the heap used and what the step added.
  */
 import { modelFromStore } from '../../src/site/model-from-store.js';
@@ -15,7 +17,8 @@ import { readPublished } from '../../src/transform/index.js';
 
 const CACHE = process.argv[2];
 const LANG = process.argv[3] ?? 'pl';
-const ORDERED = process.argv[4] === 'ordered';
+const STREAMED = process.argv[4] === 'streamed';
+const ORDERED = process.argv[4] === 'ordered' || STREAMED;
 const gc = (globalThis as { gc?: () => void }).gc;
 
 function main(): void {
@@ -48,8 +51,10 @@ function main(): void {
     lang: LANG,
     languages: [{ lang: LANG }],
     ...(published ? { published } : {}),
+    ...(STREAMED ? { streamPosts: true } : {}),
   });
-  step(`model (${model.posts.length} posts, ${model.pages.length} pages)`);
+  const posts = model.postSource?.size ?? model.posts.length;
+  step(`model (${posts} posts${STREAMED ? ' read again' : ''}, ${model.pages.length} pages)`);
   const placed = placeSite(model, {});
   step('placed');
   const plan = planPlaced(placed);

@@ -1,0 +1,214 @@
+/**
+ * The public posts of a plan, newest first at their places, held as a few columns (place in
+ * the source, id, sticky, file: ~0.1 KB a post) instead of the entries: whatever else a step
+ * needs of a post (title, excerpt, dates, links) is read again from the model's posts a window
+ * at a time (`PostSource`), so that a build does not hold its site whole (issue 17).
+ */
+import { UnsafePathError } from '../errors.js';
+import type { PathClaims } from './path-claims.js';
+import { compare, entryDigest, type Placed } from './placed-entries.js';
+import { checkSitePath } from './safe-output-path.js';
+import { isPublicEntry, type PostEntry, type PostSource, type SiteModel } from './site-model.js';
+
+/** Posts read at a time. */
+const WINDOW = 1000;
+
+interface Window {
+  start: number;
+  posts: Placed<PostEntry>[];
+}
+
+export class PlacedPosts {
+  readonly #source: PostSource;
+  /** The place in the source of each post. */
+  readonly #places: Uint32Array;
+  readonly #ids: Float64Array;
+  readonly #sticky: Uint8Array;
+  readonly #files: readonly string[];
+  /** The last two windows read (a page's newer neighbour may be in the window before). */
+  #windows: Window[] = [];
+
+  constructor(
+    source: PostSource,
+    columns: { places: Uint32Array; ids: Float64Array; sticky: Uint8Array; files: string[] },
+  ) {
+    this.#source = source;
+    this.#places = columns.places;
+    this.#ids = columns.ids;
+    this.#sticky = columns.sticky;
+    this.#files = columns.files;
+  }
+
+  get length(): number {
+    return this.#ids.length;
+  }
+
+  id(index: number): number {
+    return this.#ids[index] as number;
+  }
+
+  sticky(index: number): boolean {
+    return this.#sticky[index] === 1;
+  }
+
+  file(index: number): string {
+    return this.#files[index] as string;
+  }
+
+  /** The post at `index`, read with its window; undefined past either end. */
+  at(index: number): Placed<PostEntry> | undefined {
+    if (index < 0 || index >= this.length) return undefined;
+    const start = index - (index % WINDOW);
+    let window = this.#windows.find((held) => held.start === start);
+    if (window === undefined) {
+      window = { start, posts: this.slice(start, Math.min(this.length, start + WINDOW)) };
+      this.#windows = [window, ...this.#windows.slice(0, 1)];
+    }
+    return window.posts[index - start];
+  }
+
+  /** The posts from `start` to `end` (excluded), read in one go. */
+  slice(start: number, end: number): Placed<PostEntry>[] {
+    const from = Math.max(0, start);
+    const to = Math.min(this.length, end);
+    if (to <= from) return [];
+    const first = this.#places[from] as number;
+    const entries = this.#source.read(first, (this.#places[to - 1] as number) + 1);
+    const posts: Placed<PostEntry>[] = [];
+    for (let index = from; index < to; index++)
+      posts.push(this.#placed(entries[(this.#places[index] as number) - first], index));
+    return posts;
+  }
+
+  /** The posts at these indexes, in the order given. */
+  pick(indexes: ArrayLike<number>): Placed<PostEntry>[] {
+    const places = Array.from(indexes, (index) => this.#places[index] as number);
+    const entries = this.#source.readAt(places);
+    return Array.from(indexes, (index, at) => this.#placed(entries[at], index));
+  }
+
+  /** Every post in order, a window at a time. */
+  *windows(): Generator<Placed<PostEntry>[]> {
+    for (let start = 0; start < this.length; start += WINDOW)
+      yield this.slice(start, start + WINDOW);
+  }
+
+  /** What `layoutDigestOf` digests of each post, in order. */
+  layout(): [id: number, file: string, sticky: boolean][] {
+    return Array.from(this.#ids, (id, index) => [
+      id,
+      this.#files[index] as string,
+      this.sticky(index),
+    ]);
+  }
+
+  /** The listing order: sticky posts first, then the others, each newest first. */
+  listed(): Uint32Array {
+    const listed = new Uint32Array(this.length);
+    let at = 0;
+    for (const wanted of [1, 0])
+      for (let index = 0; index < this.length; index++)
+        if (this.#sticky[index] === wanted) listed[at++] = index;
+    return listed;
+  }
+
+  #placed(entry: PostEntry | undefined, index: number): Placed<PostEntry> {
+    // The cache is not written while a build reads it: a post placed is read again alike.
+    if (entry === undefined || entry.id !== this.#ids[index])
+      throw new Error(`Internal error: post ${this.#ids[index]} is not read again alike.`);
+    const { sitePath, file } = checkSitePath(withSlash(entry.sitePath));
+    return { entry, sitePath, file, digest: entryDigest(entry) };
+  }
+}
+
+/** The model's posts as a source: its `postSource`, or its array newest first. */
+export function postSourceOf(model: SiteModel): PostSource {
+  if (model.postSource !== undefined) return model.postSource;
+  const posts = [...model.posts].sort((a, b) => compare(b.dateGmt, a.dateGmt) || b.id - a.id);
+  return {
+    size: posts.length,
+    read: (start, end) => posts.slice(start, end),
+    readAt: (places) => Array.from(places, (place) => posts[place]),
+  };
+}
+
+/** Posts public and at a safe path, before any is claimed (the first pass over the source). */
+export interface PostCandidates {
+  places: number[];
+  ids: number[];
+  sticky: number[];
+  files: string[];
+  sitePaths: string[];
+}
+
+/**
+ * The first pass: the public posts with a safe path, in order, each handed to `each` (the
+ * media they use). Warnings as `publicOnly` and `placeEntries` give them.
+ */
+export function postCandidates(
+  source: PostSource,
+  warnings: string[],
+  each: (placed: Placed<PostEntry>) => void,
+): PostCandidates {
+  const found: PostCandidates = { places: [], ids: [], sticky: [], files: [], sitePaths: [] };
+  const unsafe: string[] = [];
+  let hidden = 0;
+  for (let start = 0; start < source.size; start += WINDOW) {
+    const entries = source.read(start, Math.min(source.size, start + WINDOW));
+    entries.forEach((entry, offset) => {
+      if (entry === undefined) return;
+      if (!isPublicEntry(entry)) return void hidden++;
+      let checked: { sitePath: string; file: string };
+      try {
+        checked = checkSitePath(withSlash(entry.sitePath));
+      } catch (error) {
+        if (!(error instanceof UnsafePathError)) throw error;
+        return void unsafe.push(`post ${entry.id} left out: ${error.message}`);
+      }
+      found.places.push(start + offset);
+      found.ids.push(entry.id);
+      found.sticky.push(entry.sticky ? 1 : 0);
+      found.files.push(checked.file);
+      found.sitePaths.push(checked.sitePath);
+      each({ entry, ...checked, digest: '' });
+    });
+  }
+  if (hidden > 0)
+    warnings.push(`${hidden} non-public post(s) were given to the build and left out.`);
+  warnings.push(...unsafe);
+  return found;
+}
+
+/** Claims the candidates' files, the oldest post first (as `claimAll`), and keeps the granted. */
+export function claimPosts(
+  source: PostSource,
+  found: PostCandidates,
+  claims: PathClaims,
+  warnings: string[],
+): PlacedPosts {
+  const { ids, files } = found;
+  const byAge = Array.from(ids, (_, index) => index).sort(
+    (a, b) => (ids[a] as number) - (ids[b] as number) || a - b,
+  );
+  const refused = new Uint8Array(ids.length);
+  for (const index of byAge) {
+    const conflict = claims.claim(files[index] as string, `post ${ids[index]}`);
+    if (conflict === undefined) continue;
+    refused[index] = 1;
+    warnings.push(
+      `post ${ids[index]} left out: its path ${found.sitePaths[index]} is ${conflict}.`,
+    );
+  }
+  const kept = Array.from(ids, (_, index) => index).filter((index) => refused[index] === 0);
+  return new PlacedPosts(source, {
+    places: Uint32Array.from(kept, (index) => found.places[index] as number),
+    ids: Float64Array.from(kept, (index) => ids[index] as number),
+    sticky: Uint8Array.from(kept, (index) => found.sticky[index] as number),
+    files: kept.map((index) => files[index] as string),
+  });
+}
+
+/** Items are pages: a permalink without a trailing slash is served as its directory. */
+function withSlash(sitePath: string): string {
+  return sitePath.endsWith('/') ? sitePath : `${sitePath}/`;
+}
