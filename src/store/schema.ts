@@ -13,6 +13,7 @@ import { upgrade011 } from './schema-upgrades/011-item-versions.js';
 import { upgrade012 } from './schema-upgrades/012-restore-map.js';
 import { upgrade013 } from './schema-upgrades/013-build-layout.js';
 import { upgrade014 } from './schema-upgrades/014-build-staged.js';
+import { upgrade015 } from './schema-upgrades/015-lacking-facts.js';
 
 /** Every schema step, in order. Append new steps; never edit a released one. */
 export const SCHEMA_UPGRADES: readonly SchemaUpgrade[] = [
@@ -30,6 +31,7 @@ export const SCHEMA_UPGRADES: readonly SchemaUpgrade[] = [
   upgrade012,
   upgrade013,
   upgrade014,
+  upgrade015,
 ];
 
 /** The schema version this code writes; `PRAGMA user_version` of an up-to-date cache. */

@@ -55,6 +55,13 @@ const STALE_WHERE = `
   i.lang = ? AND i.deleted_at IS NULL
   AND (t.id IS NULL OR t.source_hash <> i.content_hash OR t.transform_version <> ?)`;
 
+/**
+ * The rows of `transformed_lacking_facts` (schema upgrade 15), word for word: SQLite uses a
+ * partial index only for a query whose `WHERE` states the index's.
+ */
+const LACKING_FACTS_WHERE = `CASE WHEN json_valid(t.meta) THEN json_type(t.meta, '$.htmlDigest') IS NOT 'text'
+        OR json_type(t.meta, '$.media') IS NOT 'array' ELSE 1 END`;
+
 /** `transformed`: per-item HTML keyed by transform version, so unchanged items are never redone. */
 export class TransformedRepo {
   readonly #ctx: StoreContext;
@@ -209,6 +216,40 @@ export class TransformedRepo {
       if (last === undefined || rows.length < chunkSize) return;
       lastType = last.type;
       lastId = last.id;
+    }
+  }
+
+  /**
+   * Public items of some types of a language whose output is current (made from their content
+   * by `transformVersion`) but stored without the facts of its HTML (no `htmlDigest` string or
+   * no `media` array: an older transform), by type then id, `chunkSize` rows a query. Read from
+   * an index of those rows only: a cache whose rows all have facts costs one empty lookup. The
+   * caller may `put` each result while iterating (a row with facts leaves the index).
+   */
+  *lackingFacts(
+    lang: string,
+    transformVersion: string,
+    types: readonly ItemType[],
+    chunkSize = 2000,
+  ): Generator<{ type: ItemType; id: number }> {
+    if (types.length === 0) return;
+    // INDEXED BY: a query that stopped stating the index's condition fails instead of scanning.
+    const sql = `SELECT t.type, t.id FROM transformed t INDEXED BY transformed_lacking_facts
+      JOIN items i ON i.lang = t.lang AND i.type = t.type AND i.id = t.id
+      WHERE t.lang = ? AND ${LACKING_FACTS_WHERE}
+        AND t.type IN (${types.map(() => '?').join(', ')}) AND (t.type, t.id) > (?, ?)
+        AND t.transform_version = ? AND t.source_hash = i.content_hash AND ${publicItemSql('i')}
+      ORDER BY t.type, t.id LIMIT ?`;
+    let last: { type: string; id: number } = { type: '', id: 0 };
+    for (;;) {
+      const rows = this.#ctx.read(() =>
+        this.#ctx
+          .stmt<{ type: ItemType; id: number }>(sql)
+          .all(lang, ...types, last.type, last.id, transformVersion, chunkSize),
+      );
+      yield* rows;
+      if (rows.length < chunkSize) return;
+      last = rows.at(-1) ?? last;
     }
   }
 

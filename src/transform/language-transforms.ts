@@ -5,10 +5,9 @@
  * with many stale items are transformed in a worker thread meanwhile (`offloaded-transform`).
  */
 import { BUILT_TYPES, builtAs } from '../collections.js';
-import type { ItemType, Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import type { PublishedEntryRow } from '../store/transformed-repo.js';
 import type { runTransform as RunTransform } from './transform-runner.js';
-import { storedHtmlFacts } from './html-facts.js';
 import { OFFLOAD_MIN_STALE, transformElsewhere } from './offloaded-transform.js';
 import { transformKey } from './version.js';
 
@@ -117,7 +116,8 @@ function transformLanguage(
     sanitize,
     // Pages the last build wrote: items linking to one that is gone are transformed again.
     ...(language.previousFiles ? { previousFiles: language.previousFiles } : {}),
-    refreshFacts: lackingFacts(store, lang, key),
+    // Outputs an older version stored without their HTML facts: usually none, from an index.
+    refreshFacts: store.transformed.lackingFacts(lang, key, BUILT_TYPES),
   });
   return {
     transformed: transform.transformed,
@@ -125,28 +125,4 @@ function transformLanguage(
     sitePaths: transform.sitePaths,
     seconds: (performance.now() - started) / 1000,
   };
-}
-
-/** Public rows read at a time when looking for rows without their HTML facts. */
-const ROWS_CHUNK = 2000;
-
-/**
- * Items transformed for their current content by a version that did not store the facts of
- * their HTML (`storedHtmlFacts`), read a chunk of rows at a time as the transform asks.
- */
-function* lackingFacts(
-  store: Store,
-  lang: string,
-  key: string,
-): Generator<{ type: ItemType; id: number }> {
-  for (const chunk of store.publishedOrder.newestFirst(lang, BUILT_TYPES).chunks(ROWS_CHUNK)) {
-    for (const row of chunk) {
-      if (
-        row.sourceHash === row.contentHash &&
-        row.transformVersion === key &&
-        storedHtmlFacts(row.meta) === undefined
-      )
-        yield { type: row.type, id: row.id };
-    }
-  }
 }

@@ -6,6 +6,7 @@ import { tempCache, type TempCache } from '../../helpers/temp-cache.js';
 const home = 'http://host/pl/';
 let cache: TempCache;
 let store: Store;
+let clock: Date;
 
 function post(id: number, content: string) {
   return {
@@ -23,7 +24,8 @@ function post(id: number, content: string) {
 
 beforeEach(() => {
   cache = tempCache();
-  store = openStore(cache.file);
+  clock = new Date('2024-05-01T10:00:00.000Z');
+  store = openStore(cache.file, { now: () => clock });
 });
 afterEach(() => {
   store.close();
@@ -51,5 +53,38 @@ describe('transformLanguages', () => {
     const again = await transformLanguages(store, [{ lang: 'pl', homeUrl: home }]);
     expect(again.get('pl')?.transformed).toBe(0);
     expect(store.transformed.get('pl', 'posts', 2)?.meta).toEqual(facts);
+  });
+
+  it('stores the facts of exactly the rows lacking them: rows with facts are not written again', async () => {
+    store.items.upsertPage(
+      'pl',
+      'posts',
+      [1, 2, 3, 4].map((id) => post(id, `<p>${id}</p>`)),
+    );
+    await transformLanguages(store, [{ lang: 'pl', homeUrl: home }]);
+    const before = new Map(
+      [1, 2, 3, 4].map((id) => [id, store.transformed.get('pl', 'posts', id)]),
+    );
+    for (const id of [2, 4]) {
+      const stored = before.get(id);
+      if (stored === undefined) throw new Error(`post ${id} was not transformed`);
+      store.transformed.put({
+        ...stored,
+        meta: { sitePath: (stored.meta as { sitePath: string }).sitePath },
+      });
+    }
+    clock = new Date('2024-05-02T10:00:00.000Z');
+
+    const again = await transformLanguages(store, [{ lang: 'pl', homeUrl: home }]);
+    expect(again.get('pl')?.transformed).toBe(0);
+    for (const id of [1, 2, 3, 4]) {
+      const now = store.transformed.get('pl', 'posts', id);
+      expect(now?.meta).toEqual(before.get(id)?.meta);
+      // Written this run (the new clock) only when its facts were missing.
+      expect(now?.transformedAt).toBe(
+        id % 2 === 0 ? '2024-05-02T10:00:00.000Z' : before.get(id)?.transformedAt,
+      );
+    }
+    expect(before.get(1)?.transformedAt).toBe('2024-05-01T10:00:00.000Z');
   });
 });
