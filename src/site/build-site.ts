@@ -14,12 +14,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { ConfigError } from '../errors.js';
-import {
-  MANIFEST_VERSION,
-  type BuildManifest,
-  type ManifestHeader,
-  type ManifestRows,
-} from './build-manifest.js';
+import { MANIFEST_VERSION, type ManifestHeader, type ManifestRows } from './build-manifest.js';
 import { isCurrent, keptPages, madeFiles, themePages } from './build-outputs.js';
 import { traceFromEnvironment, type BuildTrace } from './build-trace.js';
 import { inProcessWorkers, type BuildWorkers, type SearchBundles } from './build-workers.js';
@@ -102,8 +97,8 @@ export interface BuildReport {
   phases: BuildPhases;
   /** Nothing changed: nothing was planned, rendered or written. */
   skipped: boolean;
-  /** What the build was made from (its files are in the cache: `recordStoredBuild`, empty here). */
-  manifest: BuildManifest;
+  /** What the build was made from; its files are in the cache (`recordStoredBuild`). */
+  manifest: ManifestHeader;
   /** Items left out (unsafe or colliding paths, non-public items given) and similar. */
   warnings: string[];
   writtenFiles: string[];
@@ -308,7 +303,6 @@ function committed(
     templatesHash: run.templates.hash,
     modelDigest: run.plan.modelDigest,
   };
-  const manifest: BuildManifest = { ...header, files: {} };
   run.staging.commit(written.removedFiles, stampOf(header), stored.made.written());
   return {
     written: written.written,
@@ -319,7 +313,7 @@ function committed(
     seconds: secondsSince(started),
     phases: run.phases,
     skipped: false,
-    manifest,
+    manifest: header,
     warnings: staged.warnings,
     writtenFiles: written.writtenFiles,
     removedFiles: written.removedFiles,
@@ -374,7 +368,7 @@ function skippedReport(build: KnownBuild, previous: ManifestHeader, started: num
     seconds: secondsSince(started),
     phases: { scan: secondsSince(started), plan: 0, render: 0, search: 0, write: 0 },
     skipped: true,
-    manifest: { ...previous, files: {} },
+    manifest: previous,
     warnings: [],
     writtenFiles: [],
     removedFiles: [],

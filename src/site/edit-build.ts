@@ -115,7 +115,6 @@ export async function buildEdited(
         buildVersion: BUILD_VERSION,
         templatesHash: templates.hash,
         modelDigest,
-        files: {},
       },
       warnings: staged.warnings,
       writtenFiles: staged.written.writtenFiles,

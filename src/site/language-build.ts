@@ -84,9 +84,6 @@ export async function buildLanguage(
   // Read a window of posts at a time, not held whole, unless the edit path has read it.
   const { model: built, warnings } = read ?? languageModel(store, settings, job, true);
   const modelSeconds = (performance.now() - modelStarted) / 1000;
-  // The model took what it needs of the rows the transform read: held for the whole build,
-  // they would cost ~0.8 KB per public item (test/bench/model-memory.bench.ts).
-  prepared.published = undefined;
   store.buildState.markWriting(lang);
   const report = await buildFromModel(built, {
     outDir,
@@ -130,7 +127,6 @@ export function languageModel(
     ...(settings.build.publicUrl
       ? { publicUrl: publicUrlFor(settings.build.publicUrl, job.lang) }
       : {}),
-    ...(job.prepared.published ? { published: job.prepared.published } : {}),
     transformKey: transformKey(settings.transform),
     ...(streamPosts ? { streamPosts } : {}),
   });

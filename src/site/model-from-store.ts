@@ -44,11 +44,6 @@ export interface ModelFromStoreOptions {
   homeUrl?: string;
   /** Where the static site is served. @default the remote home */
   publicUrl?: string;
-  /**
-   * The language's public items as `store.transformed.listPublished` returns them, when the
-   * caller has already read them (after transforming). @default read from the store
-   */
-  published?: { pages: readonly PublishedEntryRow[]; posts: readonly PublishedEntryRow[] };
   /** The key current transform output is stored under. @default transformKey() */
   transformKey?: string;
   /**
@@ -107,7 +102,7 @@ export function modelFromStore(store: Store, options: ModelFromStoreOptions): Mo
   const postSource = options.streamPosts ? streamedPosts(store, lang, entry, warnings) : undefined;
   const { posts, pages } = postSource
     ? { posts: [], pages: pageEntriesOf(pageRows(store, lang), entry, warnings) }
-    : entriesOf(options.published ?? publishedRows(store, lang), entry, warnings);
+    : entriesOf(publishedRows(store, lang), entry, warnings);
 
   const identity = identityFromSeo(info.seo, { name, url: publicUrl });
   if (identity?.logo) {

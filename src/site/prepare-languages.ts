@@ -6,12 +6,7 @@
 import { ConfigError } from '../errors.js';
 import type { SavedState } from '../store/build-state-repo.js';
 import type { Store } from '../store/index.js';
-import {
-  OFFLOAD_MIN_STALE,
-  transformKey,
-  transformLanguages,
-  type PublishedItems,
-} from '../transform/index.js';
+import { OFFLOAD_MIN_STALE, transformKey, transformLanguages } from '../transform/index.js';
 import { MANIFEST_VERSION } from './build-manifest.js';
 import { digestOf } from './digest.js';
 import { isQuiet } from './freshness.js';
@@ -26,12 +21,6 @@ export interface PreparedLanguage {
    * transformed, and `pathsDigest` is the recorded one.
    */
   quiet: boolean;
-  /**
-   * Public items with their transform output, when a caller holds them. `prepareLanguages`
-   * gives none: the model reads them in its order, a chunk at a time, rather than the whole
-   * language's rows being held from the transform to the model (~0.8 KB a post).
-   */
-  published: PublishedItems | undefined;
   transformed: number;
   /** Items moved to `/{type}/{id}/` that this build transformed (one warning each). */
   moved?: string[];
@@ -79,10 +68,9 @@ export async function prepareLanguages(
     prepared.set(
       lang,
       transform === undefined
-        ? { ...language, published: undefined, transformed: 0, seconds }
+        ? { ...language, transformed: 0, seconds }
         : {
             ...language,
-            published: undefined,
             transformed: transform.transformed,
             moved: transform.moved,
             pathsDigest: digestOf([...transform.sitePaths].sort(([a], [b]) => (a < b ? -1 : 1))),

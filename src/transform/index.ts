@@ -40,11 +40,9 @@ export { mediaSitePath } from './media-site-paths.js';
 export { parseItemJson } from './publication.js';
 export { localReferences } from './local-references.js';
 export {
-  readPublished,
   transformLanguages,
   type LanguageToTransform,
   type LanguageTransform,
-  type PublishedItems,
   type TransformLanguagesOptions,
 } from './language-transforms.js';
 export { OFFLOAD_MIN_STALE } from './offloaded-transform.js';

@@ -4,18 +4,11 @@
  * need the site paths of its translations in the other languages. Languages after the first
  * with many stale items are transformed in a worker thread meanwhile (`offloaded-transform`).
  */
-import { BUILT_TYPES, builtAs } from '../collections.js';
+import { BUILT_TYPES } from '../collections.js';
 import type { Store } from '../store/index.js';
-import type { PublishedEntryRow } from '../store/transformed-repo.js';
 import type { runTransform as RunTransform } from './transform-runner.js';
 import { OFFLOAD_MIN_STALE, transformElsewhere } from './offloaded-transform.js';
 import { transformKey } from './version.js';
-
-/** A language's public pages and posts with their stored transform output. */
-export interface PublishedItems {
-  pages: PublishedEntryRow[];
-  posts: PublishedEntryRow[];
-}
 
 /** One language to transform. */
 export interface LanguageToTransform {
@@ -52,14 +45,6 @@ export interface LanguageTransform {
   sitePaths: ReadonlyMap<string, string>;
   /** Seconds this thread spent on the language (not the wait for the worker). */
   seconds: number;
-}
-
-/** Every public page and post of a language, with its stored transform output. */
-export function readPublished(store: Store, lang: string): PublishedItems {
-  return {
-    pages: builtAs('page').flatMap((type) => store.transformed.listPublished(lang, type)),
-    posts: builtAs('post').flatMap((type) => store.transformed.listPublished(lang, type)),
-  };
 }
 
 /** Transforms what is stale in each language, in the order given. */

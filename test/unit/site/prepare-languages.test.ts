@@ -17,7 +17,6 @@ vi.mock('../../../src/transform/index.js', () => ({
         languages.map(({ lang }) => [
           lang,
           {
-            published: { pages: [], posts: [] },
             transformed: 1,
             moved: [],
             sitePaths: new Map(),
