@@ -8,7 +8,6 @@ import type { SavedState } from '../store/build-state-repo.js';
 import type { Store } from '../store/index.js';
 import { OFFLOAD_MIN_STALE, transformKey, transformLanguages } from '../transform/index.js';
 import { MANIFEST_VERSION } from './build-manifest.js';
-import { digestOf } from './digest.js';
 import { isQuiet } from './freshness.js';
 import { BUILD_VERSION } from './site-plan.js';
 
@@ -54,16 +53,16 @@ export async function prepareLanguages(
     store,
     known
       .filter((language) => !language.quiet)
-      .map(({ lang, homeUrl, previousPages }) => ({
+      .map(({ lang, homeUrl, lastBuild }) => ({
         lang,
         homeUrl,
-        ...(previousPages ? { previousFiles: previousPages } : {}),
+        ...(lastBuild ? { lastBuild } : {}),
         mayOffload: mayOffload(lang, offloadFrom, options),
       })),
     { sanitize: options.sanitize, offloadFrom },
   );
   const prepared = new Map<string, PreparedLanguage>();
-  for (const { lang, seconds, previousPages: _pages, ...language } of known) {
+  for (const { lang, seconds, lastBuild: _last, ...language } of known) {
     const transform = transforms.get(lang);
     prepared.set(
       lang,
@@ -73,7 +72,7 @@ export async function prepareLanguages(
             ...language,
             transformed: transform.transformed,
             moved: transform.moved,
-            pathsDigest: digestOf([...transform.sitePaths].sort(([a], [b]) => (a < b ? -1 : 1))),
+            pathsDigest: transform.pathsDigest,
             // Its own reading and its own transform: the languages are transformed together,
             // so the time since this language's start would count the others' transforms too.
             seconds: seconds + transform.seconds,
@@ -96,17 +95,20 @@ function knownState(store: Store, lang: string, key: string, options: PrepareOpt
       transformedAt: store.transformed.lastTransformedAt(lang),
     });
   // A quiet language is skipped whole: nothing of its last build is read. Otherwise the
-  // transform is given the last build's pages (paths only: a run after one edit does not read
-  // the whole manifest), to find links into pages that are gone.
-  const previousPages =
-    !quiet && isCurrentState(state) ? store.buildState.pagePaths(lang) : undefined;
+  // transform reads the last build's pages, to find links into pages that are gone, when its
+  // items' paths no longer digest as they did (the digest stands for the pages only when that
+  // build completed).
+  const lastBuild =
+    !quiet && isCurrentState(state)
+      ? { pathsDigest: state.writingSince === null ? state.pathsDigest : null }
+      : undefined;
   return {
     lang,
     seconds: secondsSince(started),
     homeUrl,
     state,
     quiet,
-    previousPages,
+    lastBuild,
     pathsDigest: quiet ? (state?.pathsDigest as string) : '',
   };
 }

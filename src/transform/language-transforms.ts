@@ -6,7 +6,7 @@
  */
 import { BUILT_TYPES } from '../collections.js';
 import type { Store } from '../store/index.js';
-import type { runTransform as RunTransform } from './transform-runner.js';
+import { previousBuildOf, type runTransform as RunTransform } from './transform-runner.js';
 import { OFFLOAD_MIN_STALE, transformElsewhere } from './offloaded-transform.js';
 import { transformKey } from './version.js';
 
@@ -15,8 +15,12 @@ export interface LanguageToTransform {
   readonly lang: string;
   /** The language's remote home URL. */
   readonly homeUrl: string;
-  /** Files its last build wrote (`TransformOptions.previousFiles`). @default none */
-  readonly previousFiles?: readonly string[];
+  /**
+   * Its last build is this version's (`TransformOptions.previousBuild`): its `pathsDigest`,
+   * null when it may not match the pages recorded (the build did not complete). Its page
+   * files are read from the cache only when the paths changed. @default not built
+   */
+  readonly lastBuild?: { readonly pathsDigest: string | null };
   /**
    * A worker may take it: it may hold many stale items (the pull changed many, or nobody
    * counted). The first such language stays on this thread. @default false
@@ -43,6 +47,8 @@ export interface LanguageTransform {
   moved: string[];
   /** Site path of every public item by `itemKey`. */
   sitePaths: ReadonlyMap<string, string>;
+  /** `sitePathsDigest(sitePaths)`. */
+  pathsDigest: string;
   /** Seconds this thread spent on the language (not the wait for the worker). */
   seconds: number;
 }
@@ -61,7 +67,7 @@ export async function transformLanguages(
     store,
     languages
       .filter((language) => language.mayOffload === true)
-      .map(({ lang, homeUrl, previousFiles }) => ({ lang, homeUrl, previousFiles })),
+      .map(({ lang, homeUrl, lastBuild }) => ({ lang, homeUrl, lastBuild })),
     options.offloadFrom ?? OFFLOAD_MIN_STALE,
     sanitize,
   );
@@ -99,8 +105,8 @@ function transformLanguage(
     lang,
     homeUrl,
     sanitize,
-    // Pages the last build wrote: items linking to one that is gone are transformed again.
-    ...(language.previousFiles ? { previousFiles: language.previousFiles } : {}),
+    // Items linking to a page of the last build that is gone are transformed again.
+    ...previousBuildOf(store, lang, language.lastBuild),
     // Outputs an older version stored without their HTML facts: usually none, from an index.
     refreshFacts: store.transformed.lackingFacts(lang, key, BUILT_TYPES),
   });
@@ -108,6 +114,7 @@ function transformLanguage(
     transformed: transform.transformed,
     moved: transform.moved,
     sitePaths: transform.sitePaths,
+    pathsDigest: transform.pathsDigest,
     seconds: (performance.now() - started) / 1000,
   };
 }

@@ -14,8 +14,11 @@ export interface TransformRequest {
   homeUrl: string;
   /** Pipeline `transform.sanitize`. */
   sanitize: boolean;
-  /** Files the language's last build wrote (`TransformOptions.previousFiles`). */
-  previousFiles?: readonly string[] | undefined;
+  /**
+   * The language's last build is this version's: its `pathsDigest` (`PreviousBuild`); its
+   * page files are read from the cache when the paths changed. @default not built
+   */
+  lastBuild?: { pathsDigest: string | null } | undefined;
 }
 
 /** Stale items from which a language is worth a worker. */
@@ -36,7 +39,7 @@ export interface OffloadedTransforms {
  */
 export function transformElsewhere(
   store: Store,
-  languages: readonly Pick<TransformRequest, 'lang' | 'homeUrl' | 'previousFiles'>[],
+  languages: readonly Pick<TransformRequest, 'lang' | 'homeUrl' | 'lastBuild'>[],
   minStale: number = OFFLOAD_MIN_STALE,
   sanitize = true,
 ): OffloadedTransforms | undefined {

@@ -21,6 +21,7 @@ import { isPublic, parseItemJson, renderedField } from './publication.js';
 import { plainTextExcerpt } from './plain-excerpt.js';
 import { linksIntoFiles, removedPageFiles } from './removed-link-targets.js';
 import { shortLinkEntries } from './short-links.js';
+import { sitePathsDigest } from './paths-digest.js';
 import { createUrlResolver } from './url-resolver.js';
 import { transformKey } from './version.js';
 
@@ -33,12 +34,12 @@ export interface TransformOptions {
   /** Items written per transaction. @default 200 */
   readonly batchSize?: number;
   /**
-   * Files the last build of this language wrote (relative to its root). Items whose HTML
-   * links to one of its pages that no current item produces any more (unpublished, deleted,
-   * moved) are transformed again, so that they do not keep a link to a removed page.
+   * The last build of this language. Items whose HTML links to one of its pages that no
+   * current item produces any more (unpublished, deleted, moved) are transformed again, so
+   * that they do not keep a link to a removed page.
    * @default none: only items whose source or the transform version changed are transformed
    */
-  readonly previousFiles?: Iterable<string>;
+  readonly previousBuild?: PreviousBuild;
   /**
    * The language's public pages, then posts, as `publicCandidates` reads them, when the
    * caller has already read them (the build reads them once for the transform and its model).
@@ -55,6 +56,18 @@ export interface TransformOptions {
   readonly sanitize?: boolean;
 }
 
+/** What the transform needs of a language's last build. */
+export interface PreviousBuild {
+  /**
+   * `sitePathsDigest` of the public items it built, or null when its record may not match
+   * its pages (it did not complete). When the items now digest the same, every page it made
+   * for an item is made again, so its page files are not read.
+   */
+  readonly pathsDigest: string | null;
+  /** The page files it wrote (relative to the language's root), read on demand. */
+  readonly pageFiles: () => Iterable<string>;
+}
+
 /** A public item as assigning site paths and finding stale outputs needs it. */
 export interface TransformCandidate extends PathCandidate {
   readonly type: ItemType;
@@ -69,6 +82,8 @@ export interface TransformSummary {
    * link to through their language switcher and hreflang alternates.
    */
   sitePaths: ReadonlyMap<string, string>;
+  /** `sitePathsDigest(sitePaths)`. */
+  pathsDigest: string;
   /** `itemKey` of every item whose stored output this run wrote (transformed or facts saved). */
   written: ReadonlySet<string>;
   /**
@@ -112,9 +127,17 @@ export function runTransform(store: Store, options: TransformOptions): Transform
   const processorFor = (): HtmlProcessor =>
     (processor ??= processorOf(store, candidates, sitePaths, options));
   const written = new Set<string>();
-  const summary: TransformSummary = { transformed: 0, warnings: 0, sitePaths, written, moved: [] };
+  const pathsDigest = sitePathsDigest(sitePaths);
+  const summary: TransformSummary = {
+    transformed: 0,
+    warnings: 0,
+    sitePaths,
+    pathsDigest,
+    written,
+    moved: [],
+  };
   const writes = new BatchedWrites(store, options.batchSize ?? 200);
-  const linking = linkingToRemoved(store, options, { candidates, sitePaths, key });
+  const linking = linkingToRemoved(store, options, { candidates, sitePaths, pathsDigest, key });
   const stale = store.transformed.iterateStale(lang, key, { types: BUILT_TYPES });
   for (const item of chain(linking, stale)) {
     const path = sitePaths.get(itemKey(item.type, item.id));
@@ -149,6 +172,22 @@ export function runTransform(store: Store, options: TransformOptions): Transform
   return summary;
 }
 
+/** `TransformOptions.previousBuild` of a language whose last build is `lastBuild`. */
+export function previousBuildOf(
+  store: Store,
+  lang: string,
+  lastBuild: { readonly pathsDigest: string | null } | undefined,
+): { previousBuild?: PreviousBuild } {
+  if (lastBuild === undefined) return {};
+  // The paths only, and only when asked: a run after one edit does not read the manifest.
+  return {
+    previousBuild: {
+      pathsDigest: lastBuild.pathsDigest,
+      pageFiles: () => store.buildState.pagePaths(lang),
+    },
+  };
+}
+
 /** Writes stored in one transaction per `batchSize`. */
 class BatchedWrites {
   #pending: (() => void)[] = [];
@@ -180,13 +219,17 @@ function linkingToRemoved(
   known: {
     candidates: readonly TransformCandidate[];
     sitePaths: ReadonlyMap<string, string>;
+    pathsDigest: string;
     key: string;
   },
 ): StoredItem[] {
+  const lastBuild = options.previousBuild;
+  // The same items at the same paths: every item page of the last build is made again.
+  if (lastBuild === undefined || lastBuild.pathsDigest === known.pathsDigest) return [];
   // Only files an item could have owned: the build's own pages (home, listings, search) come
   // and go with the number of posts, and no item links to them through its site path.
   const removed = removedPageFiles(
-    [...(options.previousFiles ?? [])].filter(couldBeItemPage),
+    [...lastBuild.pageFiles()].filter(couldBeItemPage),
     known.sitePaths.values(),
   );
   const items: StoredItem[] = [];

@@ -6,7 +6,7 @@
 import { openStore } from '../store/index.js';
 import { serveCalls } from '../worker-calls.js';
 import type { TransformRequest } from './offloaded-transform.js';
-import { runTransform } from './transform-runner.js';
+import { previousBuildOf, runTransform } from './transform-runner.js';
 
 serveCalls(async (request: TransformRequest): Promise<number> => {
   const store = openStore(request.cacheFile);
@@ -16,7 +16,7 @@ serveCalls(async (request: TransformRequest): Promise<number> => {
       homeUrl: request.homeUrl,
       sanitize: request.sanitize,
       // As the build does it: items linking to a page the last build wrote that is gone.
-      ...(request.previousFiles ? { previousFiles: request.previousFiles } : {}),
+      ...previousBuildOf(store, request.lang, request.lastBuild),
     }).transformed;
   } finally {
     store.close();

@@ -20,6 +20,7 @@ vi.mock('../../../src/transform/index.js', () => ({
             transformed: 1,
             moved: [],
             sitePaths: new Map(),
+            pathsDigest: 'd',
             seconds: TRANSFORM_MS / 1000 / languages.length,
           },
         ]),
