@@ -6,7 +6,8 @@
  */
 import { BUILT_TYPES } from '../collections.js';
 import type { Store } from '../store/index.js';
-import { previousBuildOf, type runTransform as RunTransform } from './transform-runner.js';
+import { previousBuildOf } from './previous-build.js';
+import type { runTransform as RunTransform } from './transform-runner.js';
 import { OFFLOAD_MIN_STALE, transformElsewhere } from './offloaded-transform.js';
 import { transformKey } from './version.js';
 

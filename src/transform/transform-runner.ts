@@ -22,6 +22,7 @@ import { plainTextExcerpt } from './plain-excerpt.js';
 import { linksIntoFiles, removedPageFiles } from './removed-link-targets.js';
 import { shortLinkEntries } from './short-links.js';
 import { sitePathsDigest } from './paths-digest.js';
+import type { PreviousBuild } from './previous-build.js';
 import { createUrlResolver } from './url-resolver.js';
 import { transformKey } from './version.js';
 
@@ -54,18 +55,6 @@ export interface TransformOptions {
   readonly refreshFacts?: Iterable<{ type: ItemType; id: number }>;
   /** Remove executable content from bodies (pipeline `transform.sanitize`). @default true */
   readonly sanitize?: boolean;
-}
-
-/** What the transform needs of a language's last build. */
-export interface PreviousBuild {
-  /**
-   * `sitePathsDigest` of the public items it built, or null when its record may not match
-   * its pages (it did not complete). When the items now digest the same, every page it made
-   * for an item is made again, so its page files are not read.
-   */
-  readonly pathsDigest: string | null;
-  /** The page files it wrote (relative to the language's root), read on demand. */
-  readonly pageFiles: () => Iterable<string>;
 }
 
 /** A public item as assigning site paths and finding stale outputs needs it. */
@@ -170,22 +159,6 @@ export function runTransform(store: Store, options: TransformOptions): Transform
     );
   }
   return summary;
-}
-
-/** `TransformOptions.previousBuild` of a language whose last build is `lastBuild`. */
-export function previousBuildOf(
-  store: Store,
-  lang: string,
-  lastBuild: { readonly pathsDigest: string | null } | undefined,
-): { previousBuild?: PreviousBuild } {
-  if (lastBuild === undefined) return {};
-  // The paths only, and only when asked: a run after one edit does not read the manifest.
-  return {
-    previousBuild: {
-      pathsDigest: lastBuild.pathsDigest,
-      pageFiles: () => store.buildState.pagePaths(lang),
-    },
-  };
 }
 
 /** Writes stored in one transaction per `batchSize`. */

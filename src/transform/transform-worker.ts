@@ -6,7 +6,8 @@
 import { openStore } from '../store/index.js';
 import { serveCalls } from '../worker-calls.js';
 import type { TransformRequest } from './offloaded-transform.js';
-import { previousBuildOf, runTransform } from './transform-runner.js';
+import { previousBuildOf } from './previous-build.js';
+import { runTransform } from './transform-runner.js';
 
 serveCalls(async (request: TransformRequest): Promise<number> => {
   const store = openStore(request.cacheFile);
