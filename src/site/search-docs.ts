@@ -4,14 +4,15 @@
  * a build does not hold a document per post while it renders (issue 17). The bundles, their
  * order and their digests are `planSearch`'s.
  */
-import { digestOf } from './digest.js';
 import type { Placed } from './placed-entries.js';
 import type { PlacedPosts } from './placed-posts.js';
 import {
-  SEARCH_DIR,
-  SEARCH_INDEX_VERSION,
+  bundleMembers,
+  describedDoc,
+  docsPerShardOf,
   shardCount,
-  shardOf,
+  shardDigest,
+  shardDir,
   type SearchDoc,
   type SearchPlan,
   type SearchShard,
@@ -65,7 +66,7 @@ class ReadShard implements SearchShard {
     read: { posts: PlacedPosts; pages: readonly Placed<PageEntry>[] },
   ) {
     this.index = index;
-    this.dir = `${SEARCH_DIR}/s${index}`;
+    this.dir = shardDir(index);
     this.digest = digest;
     this.#members = members;
     this.#posts = read.posts;
@@ -114,34 +115,26 @@ export function placedSearch(
   options: { lang: string; docsPerShard?: number | undefined; search: boolean },
 ): SearchPlan {
   if (!options.search) return { lang: options.lang, shards: [] };
-  const perShard =
-    options.docsPerShard !== undefined && options.docsPerShard > 0 ? options.docsPerShard : 1000;
-  const count = shardCount(posts.length + pages.length, perShard);
-  const members: number[][] = Array.from({ length: count }, () => []);
-  for (let index = 0; index < posts.length; index++)
-    members[shardOf(`post:${posts.id(index)}`, count)]?.push(index);
-  pages.forEach((page, index) =>
-    members[shardOf(`page:${page.entry.id}`, count)]?.push(-1 - index),
-  );
-  const keyOf = (member: number): string =>
-    member >= 0 ? `post:${posts.id(member)}` : `page:${pages[-1 - member]?.entry.id}`;
-  const shards = members.map((bucket, index): SearchShard => {
-    const keys = bucket.map(keyOf);
-    const order = bucket.map((_, at) => at);
-    // By key; equal keys keep the documents' order (posts first), as a stable sort does.
-    order.sort((a, b) => compareKeys(keys[a] as string, keys[b] as string) || a - b);
-    const sorted = Int32Array.from(order, (at) => bucket[at] as number);
+  const documents = posts.length + pages.length;
+  const count = shardCount(documents, docsPerShardOf(options.docsPerShard));
+  // The documents are the posts, then the pages; a member is a post's index or -1 - a page's.
+  const memberOf = (index: number): number =>
+    index < posts.length ? index : posts.length - 1 - index;
+  const keyOf = (index: number): string =>
+    index < posts.length
+      ? `post:${posts.id(index)}`
+      : `page:${pages[index - posts.length]?.entry.id}`;
+  const shards = bundleMembers(documents, count, keyOf).map((bucket, index): SearchShard => {
+    const sorted = Int32Array.from(bucket, memberOf);
     const described: [string, string, string, string][] = [];
     for (let start = 0; start < sorted.length; start += READ_CHUNK) {
       for (const doc of documentsOf(sorted.subarray(start, start + READ_CHUNK), posts, pages))
-        described.push([doc.key, doc.url, doc.title, doc.digest]);
+        described.push(describedDoc(doc));
     }
-    const digest = digestOf(SEARCH_INDEX_VERSION, options.lang, count, described);
-    return new ReadShard(index, digest, sorted, { posts, pages });
+    return new ReadShard(index, shardDigest(options.lang, count, described), sorted, {
+      posts,
+      pages,
+    });
   });
   return { lang: options.lang, shards };
-}
-
-function compareKeys(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -65,25 +65,65 @@ export function shardOf(key: string, count: number): number {
   return (hash >>> 0) % count;
 }
 
+/** Documents per bundle: the option when positive, else about a thousand. */
+export function docsPerShardOf(value: number | undefined): number {
+  return value !== undefined && value > 0 ? value : 1000;
+}
+
+/** `pagefind/s0`: a bundle's directory under the language root. */
+export function shardDir(index: number): string {
+  return `${SEARCH_DIR}/s${index}`;
+}
+
+/**
+ * Which of `length` documents each of `count` bundles holds (indexes, by `keyOf`), each bundle
+ * sorted by key; documents of equal keys keep their order. Asks for a bundle's keys only while
+ * it sorts that bundle, so that the caller need not hold every document.
+ */
+export function bundleMembers(
+  length: number,
+  count: number,
+  keyOf: (index: number) => string,
+): number[][] {
+  const buckets: number[][] = Array.from({ length: count }, () => []);
+  for (let index = 0; index < length; index++) buckets[shardOf(keyOf(index), count)]?.push(index);
+  return buckets.map((bucket) => {
+    const keys = bucket.map(keyOf);
+    const order = bucket.map((_, at) => at);
+    order.sort((a, b) => compareKeys(keys[a] as string, keys[b] as string) || a - b);
+    return order.map((at) => bucket[at] as number);
+  });
+}
+
+/** What a bundle's digest covers of a document: where it is and what it shows. */
+export function describedDoc(doc: SearchDoc): [string, string, string, string] {
+  return [doc.key, doc.url, doc.title, doc.digest];
+}
+
+/** A bundle's digest from its documents, in its order (`describedDoc`). */
+export function shardDigest(
+  lang: string,
+  count: number,
+  described: readonly [string, string, string, string][],
+): string {
+  return digestOf(SEARCH_INDEX_VERSION, lang, count, described);
+}
+
 export function planSearch(docs: readonly SearchDoc[], options: SearchPlanOptions): SearchPlan {
-  const perShard =
-    options.docsPerShard !== undefined && options.docsPerShard > 0 ? options.docsPerShard : 1000;
-  const count = shardCount(docs.length, perShard);
-  const buckets: SearchDoc[][] = Array.from({ length: count }, () => []);
-  for (const doc of docs) buckets[shardOf(doc.key, count)]?.push(doc);
-  const shards = buckets.map((bucket, index): SearchShard => {
-    const sorted = [...bucket].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const count = shardCount(docs.length, docsPerShardOf(options.docsPerShard));
+  const members = bundleMembers(docs.length, count, (index) => (docs[index] as SearchDoc).key);
+  const shards = members.map((bucket, index): SearchShard => {
+    const sorted = bucket.map((at) => docs[at] as SearchDoc);
     return {
       index,
-      dir: `${SEARCH_DIR}/s${index}`,
-      digest: digestOf(
-        SEARCH_INDEX_VERSION,
-        options.lang,
-        count,
-        sorted.map((doc) => [doc.key, doc.url, doc.title, doc.digest]),
-      ),
+      dir: shardDir(index),
+      digest: shardDigest(options.lang, count, sorted.map(describedDoc)),
       docs: sorted,
     };
   });
   return { lang: options.lang, shards };
+}
+
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
