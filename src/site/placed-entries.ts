@@ -46,19 +46,30 @@ export function placeEntries<T extends Entry>(
 ): Placed<T>[] {
   const placed: Placed<T>[] = [];
   for (const entry of entries) {
-    // Items are pages: a permalink without a trailing slash is served as its directory.
-    const raw = entry.sitePath.endsWith('/') ? entry.sitePath : `${entry.sitePath}/`;
-    let checked: { sitePath: string; file: string };
-    try {
-      checked = checkSitePath(raw);
-    } catch (error) {
-      if (!(error instanceof UnsafePathError)) throw error;
-      warnings.push(`${kind} ${entry.id} left out: ${error.message}`);
-      continue;
-    }
-    placed.push({ entry, ...checked, digest: entryDigest(entry) });
+    const checked = safePagePath(entry, kind, warnings);
+    if (checked !== undefined) placed.push({ entry, ...checked, digest: entryDigest(entry) });
   }
   return placed;
+}
+
+/** An entry's page: a permalink without a trailing slash is served as its directory. */
+export function pagePathOf(entry: Entry): { sitePath: string; file: string } {
+  return checkSitePath(entry.sitePath.endsWith('/') ? entry.sitePath : `${entry.sitePath}/`);
+}
+
+/** `pagePathOf`, or undefined with a warning naming the entry when its path is unsafe. */
+export function safePagePath(
+  entry: Entry,
+  kind: string,
+  warnings: string[],
+): { sitePath: string; file: string } | undefined {
+  try {
+    return pagePathOf(entry);
+  } catch (error) {
+    if (!(error instanceof UnsafePathError)) throw error;
+    warnings.push(`${kind} ${entry.id} left out: ${error.message}`);
+    return undefined;
+  }
 }
 
 export function entryDigest(entry: Entry): string {

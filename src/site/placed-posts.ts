@@ -4,10 +4,8 @@
  * needs of a post (title, excerpt, dates, links) is read again from the model's posts a window
  * at a time (`PostSource`), so that a build does not hold its site whole (issue 17).
  */
-import { UnsafePathError } from '../errors.js';
 import type { PathClaims } from './path-claims.js';
-import { compare, entryDigest, type Placed } from './placed-entries.js';
-import { checkSitePath } from './safe-output-path.js';
+import { compare, entryDigest, pagePathOf, safePagePath, type Placed } from './placed-entries.js';
 import { isPublicEntry, type PostEntry, type PostSource, type SiteModel } from './site-model.js';
 
 /** Posts read at a time. */
@@ -116,7 +114,7 @@ export class PlacedPosts {
     // The cache is not written while a build reads it: a post placed is read again alike.
     if (entry === undefined || entry.id !== this.#ids[index])
       throw new Error(`Internal error: post ${this.#ids[index]} is not read again alike.`);
-    const { sitePath, file } = checkSitePath(withSlash(entry.sitePath));
+    const { sitePath, file } = pagePathOf(entry);
     return { entry, sitePath, file, digest: entryDigest(entry) };
   }
 }
@@ -158,13 +156,8 @@ export function postCandidates(
     entries.forEach((entry, offset) => {
       if (entry === undefined) return;
       if (!isPublicEntry(entry)) return void hidden++;
-      let checked: { sitePath: string; file: string };
-      try {
-        checked = checkSitePath(withSlash(entry.sitePath));
-      } catch (error) {
-        if (!(error instanceof UnsafePathError)) throw error;
-        return void unsafe.push(`post ${entry.id} left out: ${error.message}`);
-      }
+      const checked = safePagePath(entry, 'post', unsafe);
+      if (checked === undefined) return;
       found.places.push(start + offset);
       found.ids.push(entry.id);
       found.sticky.push(entry.sticky ? 1 : 0);
@@ -206,9 +199,4 @@ export function claimPosts(
     sticky: Uint8Array.from(kept, (index) => found.sticky[index] as number),
     files: kept.map((index) => files[index] as string),
   });
-}
-
-/** Items are pages: a permalink without a trailing slash is served as its directory. */
-function withSlash(sitePath: string): string {
-  return sitePath.endsWith('/') ? sitePath : `${sitePath}/`;
 }
