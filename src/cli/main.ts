@@ -12,4 +12,15 @@ setFlagsFromString('--liftoff-only');
 
 endQuietlyOnClosedPipe(process.stdout, (code) => process.exit(code));
 endQuietlyOnClosedPipe(process.stderr, (code) => process.exit(code));
-process.exitCode = await runCli(process.argv.slice(2));
+const code = await runCli(process.argv.slice(2));
+// Every command is done when runCli returns (serve, watch and reference wait inside it), and
+// its cache, connections and workers are closed. Ending here rather than when the event loop
+// empties skips Node's teardown of the environment: a no-op `run` ended 100–280 ms after its
+// last line without this, 35–60 ms with it (load ~10; test/bench/RESULTS.md, i-noop2). What
+// was written to stdout and stderr is flushed first (pipes are asynchronous on some systems).
+await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+process.exit(code);
+
+function flushed(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => stream.write('', () => resolve()));
+}

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Credentials } from '../client/options.js';
 import { checkCredentialTransport } from '../client/transport-guard.js';
+import * as z from 'zod/mini';
 import { ConfigError } from '../errors.js';
 import { configErrorFromIssues, loadPipelineFile, resolveFromFile } from './load-pipeline.js';
 import {
@@ -120,9 +121,8 @@ function parseFlagOverrides(flags: CommonFlags): {
       .map((part) => part.trim())
       .filter(Boolean);
   }
-  const result = pipelineSchema
-    .pick({ site: true, languages: true, translations: true })
-    .partial()
+  const result = z
+    .partial(z.pick(pipelineSchema, { site: true, languages: true, translations: true }))
     .safeParse(candidate);
   if (!result.success) {
     const error = configErrorFromIssues('command line', result.error.issues);

@@ -70,6 +70,14 @@ export interface ReferenceOptions {
    * target that already has content. @default none
    */
   readonly overlapWith?: string;
+  /**
+   * How long an idle keep-alive connection stays open (Node's `server.keepAliveTimeout`). A
+   * client may send a request on a connection just as the site closes it: the site never reads
+   * that request (its log has no entry) and the client sees a reset and sends it again. A test
+   * that compares the client's request count with the log sets this beyond any stall.
+   * @default 5000
+   */
+  readonly keepAliveTimeoutMs?: number;
 }
 
 /** A login of the reference site's users: name and application password. */
@@ -165,7 +173,7 @@ export async function startReferenceSite(options: ReferenceOptions = {}): Promis
   const server = createServer(
     createRequestListener({ site, dispatchers, faults: () => injector, timers }),
   );
-  server.keepAliveTimeout = 5_000;
+  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
   site.base = await listen(server, port, host);
   // Seeding needs the base URL (links in content); no request can arrive before this returns.
   for (const [lang, store] of seedSite({

@@ -59,8 +59,9 @@ describe('pipelineText', () => {
       'transform',
       'push',
     ] as const) {
-      const inner = (shape[section].unwrap() as unknown as { shape: Record<string, unknown> })
-        .shape;
+      const inner = (
+        shape[section]._zod.def.innerType as unknown as { shape: Record<string, unknown> }
+      ).shape;
       for (const key of Object.keys(inner)) expect(written, `${section}.${key}`).toContain(key);
     }
     // Every leaf setting has a comment right above it that states its default.
