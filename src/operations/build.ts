@@ -21,6 +21,11 @@ export interface BuildOptions {
    * them. @default the trace the environment asks for (`CMS_MIRROR_BUILD_TRACE`), else none
    */
   readonly trace?: (step: string) => void;
+  /**
+   * After a few edits, the pages they touch reach the output before their search bundles are
+   * indexed again (a second switch): for `watch`. @default false
+   */
+  readonly pagesFirst?: boolean;
 }
 
 export type BuildResult = BuildSummary;
@@ -44,6 +49,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       ...(options.onLine ? { onLine: options.onLine } : {}),
       ...(options.workers ? { workers: options.workers } : {}),
       ...(options.trace ? { trace: options.trace } : {}),
+      ...(options.pagesFirst ? { pagesFirst: true } : {}),
     });
   } finally {
     store.close();

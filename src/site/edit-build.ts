@@ -9,13 +9,19 @@
 import type { SavedState } from '../store/build-state-repo.js';
 import type { Store } from '../store/index.js';
 import { MANIFEST_VERSION, type ManifestFile } from './build-manifest.js';
-import { renderAndWrite, withCheckedPublicUrl, type BuildReport } from './build-site.js';
+import {
+  renderAndWrite,
+  withCheckedPublicUrl,
+  type BuildReport,
+  type StagedBuild,
+} from './build-site.js';
 import type { BuildTrace } from './build-trace.js';
 import type { BuildWorkers } from './build-workers.js';
 import { RENDER_CHUNK } from './chunked-render.js';
 import { pathDigest, xorDigests } from './model-fingerprint.js';
 import { layoutDigestOf, planEdited, type EditPlan } from './edit-plan.js';
 import { outputHoldsBuild } from './freshness.js';
+import { mergeResults } from './output-writer.js';
 import { openStaging, recoverOutput, stampOf } from './output-switch.js';
 import { filesByBundle, staleShards } from './search-outputs.js';
 import type { SiteModel } from './site-model.js';
@@ -37,6 +43,11 @@ export interface EditBuildOptions {
   postsPerPage?: number | undefined;
   workers: BuildWorkers;
   trace: BuildTrace;
+  /**
+   * Switch the pages into the output before the search bundles they touch are indexed again
+   * (`pagesThenSearch`): for `watch`, where the page is what a save waits for. @default false
+   */
+  pagesFirst?: boolean | undefined;
 }
 
 /** What an edit build did, besides the report: for `recordChanges`. */
@@ -76,56 +87,120 @@ export async function buildEdited(
       return files;
     });
   searchFiles.catch(() => undefined);
-  const staging = openStaging(options.outDir, options.trace);
+  const run = {
+    options: { outDir: options.outDir, renderChunkSize: RENDER_CHUNK },
+    templatesDir,
+    // The theme is the last build's (same hash): its assets are on disk as recorded.
+    templates: { ...templates, assets: [] },
+    plan,
+    known,
+    workers: options.workers,
+    phases,
+    rows: editRows(),
+  };
+  const staged = options.pagesFirst
+    ? await pagesThenSearch(run, { searchFiles, bundleFiles }, options)
+    : await inOneSwitch(run, { searchFiles, bundleFiles }, options.trace);
+  const written = new Map(
+    [...staged.written.files].filter(([file, row]) => !sameRow(known.before.get(file), row)),
+  );
+  const modelDigest = updatedFingerprint(
+    state.modelDigest,
+    edit,
+    known,
+    staged.written.removedFiles,
+  );
+  staged.commit(stampOf({ ...state, modelDigest }));
+  const report: BuildReport = {
+    written: staged.written.written,
+    unchanged: staged.written.unchanged,
+    removed: staged.written.removed,
+    pages: 0,
+    rendered: staged.rendered,
+    seconds: secondsSince(started),
+    phases,
+    skipped: false,
+    manifest: {
+      version: MANIFEST_VERSION,
+      buildVersion: BUILD_VERSION,
+      templatesHash: templates.hash,
+      modelDigest,
+    },
+    warnings: staged.warnings,
+    writtenFiles: staged.written.writtenFiles,
+    removedFiles: staged.written.removedFiles,
+  };
+  const planned = plan.jobs.length;
+  return { report, planned, written, removed: staged.written.removedFiles, layoutDigest };
+}
+
+/** What an edit build writes into `renderAndWrite`, but its staging. */
+type EditRun = Omit<Parameters<typeof renderAndWrite>[0], 'staging'>;
+type EditSearch = Parameters<typeof renderAndWrite>[1];
+
+/** Everything staged, then switched together by `commit`. */
+async function inOneSwitch(
+  run: EditRun,
+  search: EditSearch,
+  trace: BuildTrace,
+): Promise<StagedBuild & { commit(stamp: string): void }> {
+  const staging = openStaging(run.options.outDir, trace);
   try {
-    const run = {
-      options: { outDir: options.outDir, renderChunkSize: RENDER_CHUNK },
-      templatesDir,
-      // The theme is the last build's (same hash): its assets are on disk as recorded.
-      templates: { ...templates, assets: [] },
-      plan,
-      known,
-      staging,
-      workers: options.workers,
-      phases,
-      rows: editRows(),
+    const staged = await renderAndWrite({ ...run, staging }, search);
+    return {
+      ...staged,
+      commit: (stamp) => staging.commit(staged.written.removedFiles, stamp),
     };
-    const staged = await renderAndWrite(run, { searchFiles, bundleFiles });
-    const written = new Map(
-      [...staged.written.files].filter(([file, row]) => !sameRow(known.before.get(file), row)),
-    );
-    const modelDigest = updatedFingerprint(
-      state.modelDigest,
-      edit,
-      known,
-      staged.written.removedFiles,
-    );
-    staging.commit(staged.written.removedFiles, stampOf({ ...state, modelDigest }));
-    const report: BuildReport = {
-      written: staged.written.written,
-      unchanged: staged.written.unchanged,
-      removed: staged.written.removed,
-      pages: 0,
-      rendered: staged.rendered,
-      seconds: secondsSince(started),
-      phases,
-      skipped: false,
-      manifest: {
-        version: MANIFEST_VERSION,
-        buildVersion: BUILD_VERSION,
-        templatesHash: templates.hash,
-        modelDigest,
-      },
-      warnings: staged.warnings,
-      writtenFiles: staged.written.writtenFiles,
-      removedFiles: staged.written.removedFiles,
-    };
-    const planned = plan.jobs.length;
-    return { report, planned, written, removed: staged.written.removedFiles, layoutDigest };
   } catch (error) {
     staging.discard();
     throw error;
   }
+}
+
+/**
+ * The pages and the build's own files switched in first, the search bundles they touch in a
+ * second switch once indexed (`commit`): what `watch` waits for is the page, and Pagefind
+ * takes longer than rendering it. Between the two the output holds the new pages with the old
+ * bundles, a state no record names: the cache still says a build is writing (`markWriting`),
+ * so a run that finds it (this one killed in between) checks every file in a full build.
+ */
+async function pagesThenSearch(
+  run: EditRun,
+  search: EditSearch,
+  options: EditBuildOptions,
+): Promise<StagedBuild & { commit(stamp: string): void }> {
+  const { plan, known } = run;
+  const inShard = (file: string): boolean =>
+    plan.search.shards.some((shard) => file.startsWith(`${shard.dir}/`));
+  // The first switch leaves the bundles as they are: neither planned nor known to it.
+  const pagesKnown: KnownOutput = {
+    before: new Map([...known.before].filter(([file]) => !inShard(file))),
+    onDisk: known.onDisk,
+  };
+  const pages = await inOneSwitch(
+    { ...run, known: pagesKnown, plan: { ...plan, search: { ...plan.search, shards: [] } } },
+    { searchFiles: Promise.resolve(new Map()), bundleFiles: search.bundleFiles },
+    options.trace,
+  );
+  // Named by no record: a kill before the second switch leaves a folder no record trusts.
+  pages.commit(
+    `${stampOf({ buildVersion: BUILD_VERSION, templatesHash: '', modelDigest: '' })}:pages`,
+  );
+  const bundlesKnown: KnownOutput = {
+    before: new Map([...known.before].filter(([file]) => inShard(file))),
+    onDisk: known.onDisk,
+  };
+  const bundles = await inOneSwitch(
+    { ...run, known: bundlesKnown, plan: { ...plan, jobs: [], files: [] } },
+    search,
+    options.trace,
+  );
+  return {
+    written: mergeResults(pages.written, bundles.written),
+    rendered: pages.rendered,
+    warnings: pages.warnings,
+    commit: (stamp) => bundles.commit(stamp),
+  };
 }
 
 /**

@@ -58,6 +58,7 @@ export async function buildEditedLanguage(
     postsPerPage: settings.build.postsPerPage,
     workers: job.workers(),
     trace: options.trace,
+    pagesFirst: options.pagesFirst,
   });
   if (edited === undefined) return undefined;
   const { report } = edited;

@@ -31,6 +31,8 @@ export interface LanguageJob {
     pulled: boolean;
     onLine?: (line: string) => void;
     trace: BuildTrace;
+    /** `RunBuildOptions.pagesFirst`. */
+    pagesFirst?: boolean | undefined;
   };
   prepared: PreparedLanguage;
   /** Digest of the other languages' public site paths (when pairing by id). */

@@ -59,6 +59,12 @@ export interface RunBuildOptions {
    * for (`build-trace.ts`), else none
    */
   readonly trace?: BuildTrace;
+  /**
+   * After a few edits, switch the pages they touch into the output before the search bundles
+   * they touch are indexed again, in a second switch (`watch`: the page is what a save waits
+   * for). @default false: one switch
+   */
+  readonly pagesFirst?: boolean;
 }
 
 export async function runBuild(

@@ -63,6 +63,8 @@ export function rebuildHook(settings: Settings, workers?: () => BuildWorkers): R
       settings,
       ...(changed !== undefined ? { changed } : {}),
       ...(workers ? { workers } : {}),
+      // A saved edit waits for its page: the search bundle follows in a second switch.
+      pagesFirst: true,
     });
     for (const [lang, result] of Object.entries(summary.languages)) {
       for (const warning of result.warnings) onLine(`build warning: ${lang}: ${warning}`);

@@ -25,6 +25,8 @@ import {
 import { checkLinks } from '../../helpers/link-check.js';
 import { getJson, type Json } from '../../helpers/reference.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
+import { build, pull, resolveSettings } from '../../../src/index.js';
+import { startBuildWorkers, type BuildWorkers } from '../../../src/site/build-workers.js';
 
 describe('a run after one edit', () => {
   let mirror: Mirror;
@@ -50,6 +52,66 @@ describe('a run after one edit', () => {
     await mirror?.close();
   });
 
+  type Planned = { plan?: string; planned?: number };
+  /** When the search index a watch's build asked for is handed back to it. */
+  type IndexGate = { released: Promise<void>; handedBack: boolean };
+
+  /** `cms-mirror run`, as a scheduled job runs it. */
+  async function viaRun(changed: 'updated' | 'created'): Promise<Planned> {
+    const run = await mirror.run();
+    expect(run.pull.languages['pl']?.[changed]).toBe(1);
+    return run.build.languages['pl'] as unknown as Planned;
+  }
+
+  /**
+   * A pull, then the build `watch` makes (`pagesFirst`), its steps traced into `trace`. The
+   * search index it asks for is handed back only once `released` says so (or after 30 s).
+   */
+  async function viaWatch(
+    changed: 'updated' | 'created',
+    trace: string[],
+    gate: IndexGate = { released: Promise.resolve(), handedBack: false },
+  ): Promise<Planned> {
+    const settings = resolveSettings(
+      {
+        pipeline: path.join(mirror.temp.dir, 'pipeline.yaml'),
+        site: mirror.site.url,
+        lang: 'pl,es',
+        cache: mirror.cacheFile,
+        out: mirror.outDir,
+      },
+      mirror.env,
+      mirror.temp.dir,
+    );
+    const pulled = await pull({ settings });
+    expect(pulled.languages['pl']?.[changed]).toBe(1);
+    const workers = startBuildWorkers();
+    const held: BuildWorkers = {
+      render: (input) => workers.render(input),
+      indexShards: async (shards, lang, onBundle) => {
+        const files = await workers.indexShards(shards, lang, onBundle);
+        await Promise.race([gate.released, new Promise((resolve) => setTimeout(resolve, 30_000))]);
+        gate.handedBack = true;
+        return files;
+      },
+      warmUp: (dir) => workers.warmUp(dir),
+      // Kept, as a watch keeps its workers: closed below, once.
+      close: () => Promise.resolve(),
+    };
+    try {
+      const summary = await build({
+        settings,
+        changed: pulled.changed,
+        pagesFirst: true,
+        workers: () => held,
+        trace: (step) => trace.push(step),
+      });
+      return summary.languages['pl'] as unknown as Planned;
+    } finally {
+      await workers.close();
+    }
+  }
+
   /**
    * Runs after `edit`; checks how `pl` was planned and the output against a full build;
    * returns the files rewritten.
@@ -58,13 +120,14 @@ describe('a run after one edit', () => {
     edit: () => void,
     plan: 'edits' | 'full',
     changed: 'updated' | 'created' = 'updated',
+    via: 'run' | 'watch' = 'run',
+    trace: string[] = [],
+    gate?: IndexGate,
   ): Promise<string[]> {
     const langDir = path.join(mirror.outDir, 'pl');
     const before = snapshotFiles(langDir);
     edit();
-    const run = await mirror.run();
-    expect(run.pull.languages['pl']?.[changed]).toBe(1);
-    const built = run.build.languages['pl'] as unknown as { plan?: string; planned?: number };
+    const built = via === 'run' ? await viaRun(changed) : await viaWatch(changed, trace, gate);
     expect(built.plan).toBe(plan);
     // An edit plans its page, its neighbours, a listing page, the 404 and search pages.
     if (plan === 'edits') expect(built.planned).toBeLessThanOrEqual(6);
@@ -115,6 +178,48 @@ describe('a run after one edit', () => {
     );
     expect(written.some((file) => file.startsWith('pagefind/'))).toBe(true);
     expect(written.length).toBeLessThan(40);
+  }, 300_000);
+
+  it('after a title edit, as watch builds it: its page switched in before its search bundle is indexed', async () => {
+    const target = posts[7] as (typeof posts)[number];
+    // The search index is handed to the build only once the page is in the output: a build
+    // that waits for it before switching the page in waits 30 s, and its page comes after.
+    const trace: string[] = [];
+    let release = (): void => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const pageSwitch = `switch pl ${target.file}`;
+    let pageBeforeIndex = false;
+    const gate: IndexGate = { released, handedBack: false };
+    const traced = new Proxy(trace, {
+      get(array, key) {
+        if (key !== 'push') return Reflect.get(array, key);
+        return (step: string) => {
+          if (step === pageSwitch) {
+            pageBeforeIndex = !gate.handedBack;
+            release();
+          }
+          return array.push(step);
+        };
+      },
+    });
+    const written = await runAfter(
+      () =>
+        mirror.site.control.updateItem('pl', 'posts', target.id, {
+          title: 'Tytuł zapisany w trybie watch',
+        }),
+      'edits',
+      'updated',
+      'watch',
+      traced,
+      gate,
+    );
+    expect(written).toContain(target.file);
+    expect(written.some((file) => file.startsWith('pagefind/'))).toBe(true);
+    expect(pageBeforeIndex, trace.join('\n')).toBe(true);
+    const steps = trace.filter((step) => / pl\b/.test(step));
+    const firstBundle = steps.findIndex((step) => step.startsWith('stage pl pagefind/'));
+    expect(firstBundle, steps.join('\n')).toBeGreaterThan(steps.indexOf(pageSwitch));
+    expect(steps.filter((step) => step === 'commit pl')).toHaveLength(2);
   }, 300_000);
 
   it('after a slug edit of a linked post: the pages linking to it too', async () => {
