@@ -153,7 +153,7 @@ function decide(
   const edit = planEdited(placed, changed, options.postsPerPage ?? 10);
   if (edit === undefined) return undefined;
   const known = knownRows(store, options.lang, edit);
-  const probe = edit.plan.jobs.find((job) => job.file === edit.probe);
+  const probe = [...edit.plan.jobs].find((job) => job.file === edit.probe);
   if (probe === undefined || known.before.get(probe.file)?.input !== probe.digest) return undefined;
   return { templates, edit, known, layoutDigest };
 }
@@ -164,7 +164,7 @@ function decide(
  */
 function knownRows(store: Store, lang: string, edit: EditPlan): KnownOutput {
   const before = store.buildState.filesAt(lang, [
-    ...edit.plan.jobs.map((job) => job.file),
+    ...Array.from(edit.plan.jobs, (job) => job.file),
     ...edit.plan.files.map((file) => file.file),
   ]);
   const dirs = [MEDIA_DIR, ...edit.shards.map((shard) => `${shard.dir}/`)];

@@ -36,6 +36,7 @@ import {
   type Placed,
 } from './placed-entries.js';
 import { claimPosts, postCandidates, postSourceOf, type PlacedPosts } from './placed-posts.js';
+import { HeldRun, NumberedRun, PlannedJobs } from './planned-jobs.js';
 import { placedSearch } from './search-docs.js';
 import { OUTPUT_FORMATS, type FormatInput } from './output-formats.js';
 import { SEARCH_DIR, type SearchPlan } from './search-plan.js';
@@ -82,7 +83,8 @@ export interface PlannedFile {
 export interface SitePlan {
   global: Omit<CmsGlobalData, 'jobs'>;
   siteDigest: string;
-  jobs: PlannedJob[];
+  /** Every page, made one at a time as the list is walked (`planned-jobs.ts`). */
+  jobs: PlannedJobs;
   files: PlannedFile[];
   search: SearchPlan;
   /** Everything the output depends on, in one digest. */
@@ -106,8 +108,12 @@ export interface PlacedSite {
   readonly media: ReturnType<typeof placeMedia>;
 }
 
-export function planSite(model: SiteModel, options: PlanOptions = {}): SitePlan {
-  return planPlaced(placeSite(model, options));
+/** A plan with its pages held as a list (small sites, tests): `planPlaced` walks them instead. */
+export type HeldPlan = Omit<SitePlan, 'jobs'> & { jobs: PlannedJob[] };
+
+export function planSite(model: SiteModel, options: PlanOptions = {}): HeldPlan {
+  const plan = planPlaced(placeSite(model, options));
+  return { ...plan, jobs: [...plan.jobs] };
 }
 
 export function placeSite(model: SiteModel, options: PlanOptions = {}): PlacedSite {
@@ -200,7 +206,7 @@ export function planPlaced(placed: PlacedSite, only?: PlanScope): SitePlan {
   // Updatable in place by a build that replans a few outputs (`model-fingerprint.ts`). Every
   // page's digest holds `siteDigest` and its path.
   const modelDigest = xorDigests([
-    ...jobs.map((planned) => planned.digest),
+    xorDigests(jobs.digests()),
     ...files.map((file) => pathDigest(file.file, file.input)),
     ...search.shards.map((shard) => pathDigest(shard.dir, shard.digest)),
   ]);
@@ -217,8 +223,8 @@ function planJobs(
   siteDigest: string,
   postsPerPage: number,
   only?: PlanScope,
-): PlannedJob[] {
-  const jobs: PlannedJob[] = [];
+): PlannedJobs {
+  const held = new HeldRun();
   const addJob = (
     kind: JobKind,
     sitePath: string,
@@ -226,7 +232,7 @@ function planJobs(
     job: () => Job,
     file = sitePathToFilePath(sitePath),
   ): void => {
-    jobs.push({ kind, file, digest: digestOf(siteDigest, kind, sitePath, inputs), job });
+    held.push({ kind, file, digest: digestOf(siteDigest, kind, sitePath, inputs), job });
   };
   const linkInput = (entry: Placed<Entry> | undefined): unknown =>
     entry ? [entry.entry.title, entry.sitePath] : null;
@@ -236,19 +242,29 @@ function planJobs(
   const shownAt = (indexes: Uint32Array): Placed<PostEntry>[] =>
     Array.from(indexes, (index) => posts.at(index) as Placed<PostEntry>);
   const totalPages = Math.max(1, Math.ceil(listed.length / postsPerPage));
+  const indexesOf = (number: number): Uint32Array =>
+    listed.subarray((number - 1) * postsPerPage, number * postsPerPage);
+  // Each listing's and each post's job is made again from its number when the list is walked.
+  const listings = new NumberedRun(totalPages, (number, digest) => ({
+    kind: 'listing',
+    file: sitePathToFilePath(listingSitePath(number)),
+    digest,
+    job: () => listingJob(context, shownAt(indexesOf(number)), number, totalPages),
+  }));
   for (let number = 1; number <= totalPages; number++) {
     if (only && !only.listing(number)) continue;
-    const indexes = listed.subarray((number - 1) * postsPerPage, number * postsPerPage);
-    addJob('listing', listingSitePath(number), [totalPages, shownAt(indexes).map(cardInput)], () =>
-      listingJob(context, shownAt(indexes), number, totalPages),
-    );
+    const inputs = [totalPages, shownAt(indexesOf(number)).map(cardInput)];
+    listings.push(number, digestOf(siteDigest, 'listing', listingSitePath(number), inputs));
   }
+  const postPages = new NumberedRun(
+    posts.length,
+    (index, digest) => new PostPlan(posts.file(index), digest, context, posts, index),
+  );
   for (let index = 0; index < posts.length; index++) {
     if (only && !only.post(index)) continue;
     const post = posts.at(index) as Placed<PostEntry>;
     const inputs = [post.digest, linkInput(posts.at(index + 1)), linkInput(posts.at(index - 1))];
-    const digest = digestOf(siteDigest, 'post', post.sitePath, inputs);
-    jobs.push(new PostPlan(post.file, digest, context, posts, index));
+    postPages.push(index, digestOf(siteDigest, 'post', post.sitePath, inputs));
   }
   for (const { page, ancestors, children } of pageFamilies(placed.pages)) {
     if (only && !only.page(page.entry.id)) continue;
@@ -264,7 +280,7 @@ function planJobs(
   addJob('notFound', '/404.html', [homePathname], () => notFoundJob(context, homePathname));
   const bundles = placed.search.shards.map((shard) => shard.dir);
   addJob('search', '/search/', bundles, () => searchJob(context, placed.search));
-  return jobs;
+  return new PlannedJobs([listings, postPages, held]);
 }
 
 /**
