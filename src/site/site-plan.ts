@@ -40,6 +40,7 @@ import { HeldRun, NumberedRun, PlannedJobs } from './planned-jobs.js';
 import { placedSearch } from './search-docs.js';
 import { OUTPUT_FORMATS, type FormatInput } from './output-formats.js';
 import { SEARCH_DIR, type SearchPlan } from './search-plan.js';
+import { SITEMAP_MAX_URLS } from './sitemap-xml.js';
 import type { Entry, PageEntry, PostEntry, SiteModel } from './site-model.js';
 import type { CmsGlobalData, Job, JobKind } from './template-data.js';
 
@@ -54,6 +55,8 @@ export interface PlanOptions {
   postsPerPage?: number;
   /** Posts in `feed.xml`. @default 20 */
   feedSize?: number;
+  /** URLs per sitemap file before it becomes an index of parts. @default 50,000 (the protocol's limit) */
+  sitemapMaxUrls?: number;
   /** Search index bundle size target. @default 1000 */
   searchDocsPerShard?: number;
   /** Build a search index; without one the search page says so. @default true */
@@ -118,6 +121,7 @@ export function planSite(model: SiteModel, options: PlanOptions = {}): HeldPlan 
 
 export function placeSite(model: SiteModel, options: PlanOptions = {}): PlacedSite {
   const postsPerPage = positiveInteger(options.postsPerPage, 10);
+  const sitemapMaxUrls = positiveInteger(options.sitemapMaxUrls, SITEMAP_MAX_URLS);
   const warnings: string[] = [];
   const claims = new PathClaims();
   claims.reserveDirectory(ASSETS_DIR);
@@ -138,7 +142,8 @@ export function placeSite(model: SiteModel, options: PlanOptions = {}): PlacedSi
   }
   for (const file of ['404.html', 'search/index.html']) claims.claim(file, file);
   for (const format of OUTPUT_FORMATS) {
-    for (const [file, label] of format.claims(candidates + pages.length)) claims.claim(file, label);
+    const entries = candidates + pages.length;
+    for (const [file, label] of format.claims(entries, sitemapMaxUrls)) claims.claim(file, label);
   }
 
   // 3. Media that public content uses, then pages, then posts.
@@ -194,7 +199,9 @@ export function planPlaced(placed: PlacedSite, only?: PlanScope): SitePlan {
   };
   const jobs = planJobs(placed, context, siteDigest, postsPerPage, only);
   const files: PlannedFile[] = [];
-  const input: FormatInput = { model, context, posts: placed.posts, pages: placed.pages, feedSize };
+  const sitemapMaxUrls = positiveInteger(options.sitemapMaxUrls, SITEMAP_MAX_URLS);
+  const { posts, pages } = placed;
+  const input: FormatInput = { model, context, posts, pages, feedSize, sitemapMaxUrls };
   for (const format of OUTPUT_FORMATS) {
     const again = madeAgain(() => format.files(input));
     for (const [file, content] of format.files(input))
@@ -341,21 +348,24 @@ function pageFamilies(pages: readonly Placed<PageEntry>[]) {
 
 /**
  * A format's files made again when one is to be written: held from the plan to the write, a
- * sitemap would cost ~0.2 KB a post for the whole build. Made once for the files asked for
- * together; each is let go once handed out.
+ * sitemap would cost ~0.2 KB a post for the whole build. The files are asked for in the order
+ * they were planned, so one walk of `make` serves them all, each made and let go in turn (a
+ * file asked for out of order starts the walk again).
  */
 function madeAgain(make: () => Iterable<[string, string]>): (file: string) => string {
-  let made: Map<string, string> | undefined;
+  let pending: Iterator<[string, string]> | undefined;
   return (file) => {
-    let content = made?.get(file);
-    if (content === undefined) {
-      made = new Map(make());
-      content = made.get(file);
-      if (content === undefined) throw new Error(`Internal error: ${file} is not made again.`);
+    for (let restarted = false; ;) {
+      pending ??= make()[Symbol.iterator]();
+      const next = pending.next();
+      if (next.done === true) {
+        pending = undefined;
+        if (restarted) throw new Error(`Internal error: ${file} is not made again.`);
+        restarted = true;
+        continue;
+      }
+      if (next.value[0] === file) return next.value[1];
     }
-    made?.delete(file);
-    if (made?.size === 0) made = undefined;
-    return content;
   };
 }
 
