@@ -8,21 +8,13 @@ import fs from 'node:fs';
 import { digestOf } from './digest.js';
 import type { OutputSpec } from './output-writer.js';
 import { SEARCH_DIR } from './search-plan.js';
-import { ASSETS_DIR, type PlannedJob, type SitePlan } from './site-plan.js';
+import { ASSETS_DIR, type SitePlan } from './site-plan.js';
 import type { KnownOutput } from './staged-writes.js';
 import type { TemplatesScan } from './template-files.js';
 
 /** The output is current when the last build made it from the same input and it is on disk. */
 export function isCurrent(known: KnownOutput, file: string, input: string): boolean {
   return known.before.get(file)?.input === input && known.onDisk.has(file);
-}
-
-/** The pages not rendered in this build: kept as they are. */
-export function keptPages(plan: SitePlan, rendered: readonly PlannedJob[]): OutputSpec[] {
-  const renderedFiles = new Set(rendered.map((planned) => planned.file));
-  return plan.jobs
-    .filter((planned) => !renderedFiles.has(planned.file))
-    .map((planned) => ({ file: planned.file, input: planned.digest }));
 }
 
 /**
@@ -46,10 +38,11 @@ export function themePages(
     return outputs;
   }
   const planned = new Set([
-    ...plan.jobs.map((job) => job.file),
     ...plan.files.map((file) => file.file),
     ...context.templates.assets.map((asset) => asset.file),
   ]);
+  // The jobs' files walked once for the few extras, not gathered in a set of every page.
+  if (extras.size > 0) for (const job of plan.jobs) if (extras.has(job.file)) planned.add(job.file);
   for (const [file, content] of extras) {
     if (
       planned.has(file) ||

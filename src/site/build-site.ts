@@ -15,14 +15,14 @@
 import { performance } from 'node:perf_hooks';
 import { ConfigError } from '../errors.js';
 import { MANIFEST_VERSION, type ManifestHeader, type ManifestRows } from './build-manifest.js';
-import { isCurrent, keptPages, madeFiles, themePages } from './build-outputs.js';
+import { isCurrent, madeFiles, themePages } from './build-outputs.js';
 import { traceFromEnvironment, type BuildTrace } from './build-trace.js';
 import { inProcessWorkers, type BuildWorkers, type SearchBundles } from './build-workers.js';
 import { RENDER_CHUNK } from './chunked-render.js';
 import { layoutDigestOf } from './edit-plan.js';
 import { modelUnchanged, pullChangedNothing, sameThemeAndFiles } from './freshness.js';
 import { knownOutput, type KnownBuild } from './known-output.js';
-import { mergeResults, writeOutputs, type WriteResult } from './output-writer.js';
+import { mergeResults, writeOutputs, type OutputSpec, type WriteResult } from './output-writer.js';
 import { openStaging, recoverOutput, stampOf, type Staging } from './output-switch.js';
 import { filesByBundle, searchOutputs, staleShards, type BundleFiles } from './search-outputs.js';
 import { SEARCH_DIR, type SearchPlan } from './search-plan.js';
@@ -31,6 +31,7 @@ import {
   BUILD_VERSION,
   placeSite,
   planPlaced,
+  type PlannedJob,
   type PlanOptions,
   type SitePlan,
 } from './site-plan.js';
@@ -247,16 +248,18 @@ export async function renderAndWrite(
 ): Promise<StagedBuild> {
   const { plan, known, staging, phases, rows } = run;
   let mark = performance.now();
-  const toRender = plan.jobs.filter((job) => !isCurrent(known, job.file, job.digest));
+  // The jobs are walked once, a chunk at a time as the renderer takes them: those current are
+  // kept as they are, the others rendered; no list of every job is made.
+  const kept: OutputSpec[] = [];
   const rendering = await renderPages(
     run.workers,
     { templatesDir: run.templatesDir, global: plan.global, outDir: run.options.outDir },
-    toRender,
+    toRender(plan, known, kept),
     { ...known, ...rows, staging, chunkSize: run.options.renderChunkSize ?? RENDER_CHUNK },
   );
   const warnings = [...plan.warnings, ...rendering.warnings];
   const outputs = [
-    ...keptPages(plan, toRender),
+    ...kept,
     ...themePages(rendering.extras, run, warnings),
     ...madeFiles(plan, run.templates, known),
   ];
@@ -284,6 +287,14 @@ export async function renderAndWrite(
     rendered: rendering.rendered,
     warnings,
   };
+}
+
+/** The plan's pages to render; those current are added to `kept` as they pass. */
+function* toRender(plan: SitePlan, known: KnownOutput, kept: OutputSpec[]): Generator<PlannedJob> {
+  for (const job of plan.jobs) {
+    if (isCurrent(known, job.file, job.digest)) kept.push({ file: job.file, input: job.digest });
+    else yield job;
+  }
 }
 
 /**

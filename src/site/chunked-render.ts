@@ -27,19 +27,27 @@ export interface RenderedChunk {
 /**
  * Yields every chunk's staged pages in order (`result.pages[i]` is `jobs[i]`'s page), staged
  * where `stageOf` says. Each chunk's result also carries the theme's own pages (`extras`),
- * rendered with every run.
+ * rendered with every run. The jobs are taken from `jobs` a chunk at a time, as the renderer
+ * asks for them: a plan's jobs are made as they are walked (`planned-jobs.ts`), and only the
+ * chunks in flight are held.
  */
 export async function* renderInChunks(
   render: (input: StagedRenderInput) => Promise<StagedRenderResult>,
   base: Omit<RenderInput, 'jobs'>,
-  jobs: readonly PlannedJob[],
+  jobs: Iterable<PlannedJob>,
   stageOf: (chunk: readonly PlannedJob[]) => StageTarget,
   chunkSize: number = RENDER_CHUNK,
 ): AsyncGenerator<RenderedChunk> {
-  const chunks: PlannedJob[][] = [];
-  for (let start = 0; start < jobs.length; start += chunkSize) {
-    chunks.push(jobs.slice(start, start + chunkSize));
-  }
+  const pending = jobs[Symbol.iterator]();
+  const nextChunk = (): PlannedJob[] => {
+    const chunk: PlannedJob[] = [];
+    while (chunk.length < chunkSize) {
+      const next = pending.next();
+      if (next.done === true) break;
+      chunk.push(next.value);
+    }
+    return chunk;
+  };
   const send = (chunk: readonly PlannedJob[]): Promise<StagedRenderResult> => {
     const result = render({
       ...base,
@@ -51,20 +59,24 @@ export async function* renderInChunks(
     result.catch(() => undefined);
     return result;
   };
-  // A queue, not a list kept whole: a chunk's rendered pages are let go once handed out, so
-  // no more than CHUNKS_AHEAD + 1 chunks of HTML are held whatever the site's size.
-  const inFlight = chunks.slice(0, CHUNKS_AHEAD).map(send);
+  // A queue, not a list kept whole: a chunk's jobs and rendered pages are let go once handed
+  // out, so no more than CHUNKS_AHEAD + 1 chunks are held whatever the site's size.
+  const inFlight: { jobs: PlannedJob[]; result: Promise<StagedRenderResult> }[] = [];
+  const queue = (): void => {
+    const chunk = nextChunk();
+    if (chunk.length > 0) inFlight.push({ jobs: chunk, result: send(chunk) });
+  };
   try {
-    for (let index = 0; index < chunks.length; index++) {
-      const result = await (inFlight.shift() as Promise<StagedRenderResult>);
-      const ahead = chunks[index + CHUNKS_AHEAD];
-      if (ahead) inFlight.push(send(ahead));
-      yield { jobs: chunks[index] as PlannedJob[], result };
+    for (let ahead = 0; ahead < CHUNKS_AHEAD; ahead++) queue();
+    for (let head = inFlight.shift(); head !== undefined; head = inFlight.shift()) {
+      const result = await head.result;
+      queue();
+      yield { jobs: head.jobs, result };
     }
   } finally {
     // A chunk queued behind one that failed still renders and stages its pages: the build
     // discards its staging only once nothing can write there any more (nor into the staging
     // of the next build, which has the same place).
-    await Promise.allSettled(inFlight);
+    await Promise.allSettled(inFlight.map((chunk) => chunk.result));
   }
 }

@@ -21,6 +21,7 @@ import { RENDER_CHUNK } from './chunked-render.js';
 import { pathDigest, xorDigests } from './model-fingerprint.js';
 import { layoutDigestOf, planEdited, type EditPlan } from './edit-plan.js';
 import { outputHoldsBuild } from './freshness.js';
+import { PlannedJobs } from './planned-jobs.js';
 import { mergeResults } from './output-writer.js';
 import { openStaging, recoverOutput, stampOf } from './output-switch.js';
 import { filesByBundle, staleShards } from './search-outputs.js';
@@ -191,7 +192,7 @@ async function pagesThenSearch(
     onDisk: known.onDisk,
   };
   const bundles = await inOneSwitch(
-    { ...run, known: bundlesKnown, plan: { ...plan, jobs: [], files: [] } },
+    { ...run, known: bundlesKnown, plan: { ...plan, jobs: new PlannedJobs([]), files: [] } },
     search,
     options.trace,
   );
@@ -228,7 +229,7 @@ function decide(
   const edit = planEdited(placed, changed, options.postsPerPage ?? 10);
   if (edit === undefined) return undefined;
   const known = knownRows(store, options.lang, edit);
-  const probe = edit.plan.jobs.find((job) => job.file === edit.probe);
+  const probe = [...edit.plan.jobs].find((job) => job.file === edit.probe);
   if (probe === undefined || known.before.get(probe.file)?.input !== probe.digest) return undefined;
   return { templates, edit, known, layoutDigest };
 }
@@ -239,7 +240,7 @@ function decide(
  */
 function knownRows(store: Store, lang: string, edit: EditPlan): KnownOutput {
   const before = store.buildState.filesAt(lang, [
-    ...edit.plan.jobs.map((job) => job.file),
+    ...Array.from(edit.plan.jobs, (job) => job.file),
     ...edit.plan.files.map((file) => file.file),
   ]);
   const dirs = [MEDIA_DIR, ...edit.shards.map((shard) => `${shard.dir}/`)];

@@ -15,7 +15,7 @@ import type { Placed } from './placed-entries.js';
 import type { PlacedPosts } from './placed-posts.js';
 import { robotsTxt } from './robots-txt.js';
 import type { Entry, PageEntry, PostEntry, SiteModel } from './site-model.js';
-import { SITEMAP_MAX_URLS, sitemapFiles, type SitemapUrl } from './sitemap-xml.js';
+import { sitemapParts, type SitemapUrl } from './sitemap-xml.js';
 
 /** What a format makes its files from. */
 export interface FormatInput {
@@ -26,6 +26,8 @@ export interface FormatInput {
   readonly pages: readonly Placed<PageEntry>[];
   /** Posts in the feed (`PlanOptions.feedSize`). */
   readonly feedSize: number;
+  /** URLs per sitemap file (`PlanOptions.sitemapMaxUrls`). */
+  readonly sitemapMaxUrls: number;
 }
 
 export interface OutputFormat {
@@ -33,7 +35,7 @@ export interface OutputFormat {
    * The files it writes, relative to the language root, each with a label for a warning when
    * an item's path collides with it; `entries` counts the public posts and pages.
    */
-  claims(entries: number): [file: string, label: string][];
+  claims(entries: number, sitemapMaxUrls: number): [file: string, label: string][];
   /** Its files and their content. */
   files(input: FormatInput): Iterable<[file: string, content: string]>;
 }
@@ -49,16 +51,18 @@ const robots: OutputFormat = {
 };
 
 const sitemap: OutputFormat = {
-  claims: (entries) => {
+  claims: (entries, maxUrls) => {
     // The home counts as a URL too; past the protocol's limit the sitemap is an index of parts.
-    const parts = Math.ceil((entries + 1) / SITEMAP_MAX_URLS);
+    const parts = Math.ceil((entries + 1) / maxUrls);
     const files: [string, string][] = [['sitemap.xml', 'sitemap.xml']];
     for (let part = 1; parts > 1 && part <= parts; part++)
       files.push([`sitemap-${part}.xml`, 'the sitemap']);
     return files;
   },
-  files: (input) =>
-    sitemapFiles(sitemapUrls(input.context, input.posts, input.pages), input.model.site.publicUrl),
+  files: (input) => {
+    const urls = sitemapUrls(input.context, input.posts, input.pages);
+    return sitemapParts(urls.count, urls.urlsIn, input.model.site.publicUrl, input.sitemapMaxUrls);
+  },
 };
 
 /** Every output format, in the order their files are planned. */
@@ -87,11 +91,15 @@ function feedXml(model: SiteModel, posts: readonly Placed<PostEntry>[]): string 
   );
 }
 
+/**
+ * The sitemap's URLs in order (the home, the pages, the posts), any range of them made when
+ * asked: the posts of a range are read again then (`PlacedPosts.slice`).
+ */
 function sitemapUrls(
   context: JobContext,
   posts: PlacedPosts,
   pages: readonly Placed<PageEntry>[],
-): SitemapUrl[] {
+): { count: number; urlsIn: (start: number, end: number) => SitemapUrl[] } {
   const versions = (sitePath: string, counterparts: Parameters<typeof languageVersions>[4]) => {
     const canonical = absoluteUrl(context.publicUrl, sitePath);
     const { alternates } = languageVersions(context, sitePath, './', canonical, counterparts);
@@ -102,16 +110,20 @@ function sitemapUrls(
     return { loc: canonical, lastmodGmt: placed.entry.modifiedGmt, alternates };
   };
   const home = versions('/', 'homes');
-  // One pass over the posts: the home's date is the newest change of any.
-  let newest: string | undefined;
-  const postUrls: SitemapUrl[] = [];
-  for (const window of posts.windows()) {
-    for (const post of window) {
-      if (newest === undefined || post.entry.modifiedGmt > newest) newest = post.entry.modifiedGmt;
-      postUrls.push(urlFor(post));
-    }
-  }
+  // The home's date is the newest change of any post (found when the posts were placed).
   const homeUrl: SitemapUrl = { loc: home.canonical, alternates: home.alternates };
+  const newest = posts.newestModified;
   if (newest) homeUrl.lastmodGmt = newest;
-  return [homeUrl, ...pages.map(urlFor), ...postUrls];
+  const firstPost = 1 + pages.length;
+  const urlsIn = (start: number, end: number): SitemapUrl[] => {
+    const urls: SitemapUrl[] = [];
+    for (let at = start; at < Math.min(end, firstPost); at++)
+      urls.push(at === 0 ? homeUrl : urlFor(pages[at - 1] as Placed<PageEntry>));
+    const from = Math.max(start, firstPost) - firstPost;
+    const to = end - firstPost;
+    for (let at = from; at < to; at += 1000)
+      for (const post of posts.slice(at, Math.min(to, at + 1000))) urls.push(urlFor(post));
+    return urls;
+  };
+  return { count: firstPost + posts.length, urlsIn };
 }

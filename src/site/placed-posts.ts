@@ -23,13 +23,17 @@ export class PlacedPosts {
   readonly #ids: Float64Array;
   readonly #sticky: Uint8Array;
   readonly #files: readonly string[];
+  /** The newest `modifiedGmt` of the posts placed (the sitemap's date of the home). */
+  readonly newestModified: string | undefined;
   /** The last two windows read (a page's newer neighbour may be in the window before). */
   #windows: Window[] = [];
 
   constructor(
     source: PostSource,
     columns: { places: Uint32Array; ids: Float64Array; sticky: Uint8Array; files: string[] },
+    newestModified?: string,
   ) {
+    this.newestModified = newestModified;
     this.#source = source;
     this.#places = columns.places;
     this.#ids = columns.ids;
@@ -137,6 +141,8 @@ export interface PostCandidates {
   sticky: number[];
   files: string[];
   sitePaths: string[];
+  /** Each candidate's `modifiedGmt`, while the claims are made. */
+  modified: string[];
 }
 
 /**
@@ -148,7 +154,14 @@ export function postCandidates(
   warnings: string[],
   each: (placed: Placed<PostEntry>) => void,
 ): PostCandidates {
-  const found: PostCandidates = { places: [], ids: [], sticky: [], files: [], sitePaths: [] };
+  const found: PostCandidates = {
+    places: [],
+    ids: [],
+    sticky: [],
+    files: [],
+    sitePaths: [],
+    modified: [],
+  };
   const unsafe: string[] = [];
   let hidden = 0;
   for (let start = 0; start < source.size; start += WINDOW) {
@@ -163,6 +176,7 @@ export function postCandidates(
       found.sticky.push(entry.sticky ? 1 : 0);
       found.files.push(checked.file);
       found.sitePaths.push(checked.sitePath);
+      found.modified.push(entry.modifiedGmt);
       each({ entry, ...checked, digest: '' });
     });
   }
@@ -193,10 +207,19 @@ export function claimPosts(
     );
   }
   const kept = Array.from(ids, (_, index) => index).filter((index) => refused[index] === 0);
-  return new PlacedPosts(source, {
-    places: Uint32Array.from(kept, (index) => found.places[index] as number),
-    ids: Float64Array.from(kept, (index) => ids[index] as number),
-    sticky: Uint8Array.from(kept, (index) => found.sticky[index] as number),
-    files: kept.map((index) => files[index] as string),
-  });
+  let newest: string | undefined;
+  for (const index of kept) {
+    const modified = found.modified[index] as string;
+    if (newest === undefined || modified > newest) newest = modified;
+  }
+  return new PlacedPosts(
+    source,
+    {
+      places: Uint32Array.from(kept, (index) => found.places[index] as number),
+      ids: Float64Array.from(kept, (index) => ids[index] as number),
+      sticky: Uint8Array.from(kept, (index) => found.sticky[index] as number),
+      files: kept.map((index) => files[index] as string),
+    },
+    newest,
+  );
 }

@@ -36,9 +36,11 @@ import {
   type Placed,
 } from './placed-entries.js';
 import { claimPosts, postCandidates, postSourceOf, type PlacedPosts } from './placed-posts.js';
+import { HeldRun, NumberedRun, PlannedJobs } from './planned-jobs.js';
 import { placedSearch } from './search-docs.js';
 import { OUTPUT_FORMATS, type FormatInput } from './output-formats.js';
 import { SEARCH_DIR, type SearchPlan } from './search-plan.js';
+import { SITEMAP_MAX_URLS } from './sitemap-xml.js';
 import type { Entry, PageEntry, PostEntry, SiteModel } from './site-model.js';
 import type { CmsGlobalData, Job, JobKind } from './template-data.js';
 
@@ -53,6 +55,8 @@ export interface PlanOptions {
   postsPerPage?: number;
   /** Posts in `feed.xml`. @default 20 */
   feedSize?: number;
+  /** URLs per sitemap file before it becomes an index of parts. @default 50,000 (the protocol's limit) */
+  sitemapMaxUrls?: number;
   /** Search index bundle size target. @default 1000 */
   searchDocsPerShard?: number;
   /** Build a search index; without one the search page says so. @default true */
@@ -82,7 +86,8 @@ export interface PlannedFile {
 export interface SitePlan {
   global: Omit<CmsGlobalData, 'jobs'>;
   siteDigest: string;
-  jobs: PlannedJob[];
+  /** Every page, made one at a time as the list is walked (`planned-jobs.ts`). */
+  jobs: PlannedJobs;
   files: PlannedFile[];
   search: SearchPlan;
   /** Everything the output depends on, in one digest. */
@@ -106,12 +111,17 @@ export interface PlacedSite {
   readonly media: ReturnType<typeof placeMedia>;
 }
 
-export function planSite(model: SiteModel, options: PlanOptions = {}): SitePlan {
-  return planPlaced(placeSite(model, options));
+/** A plan with its pages held as a list (small sites, tests): `planPlaced` walks them instead. */
+export type HeldPlan = Omit<SitePlan, 'jobs'> & { jobs: PlannedJob[] };
+
+export function planSite(model: SiteModel, options: PlanOptions = {}): HeldPlan {
+  const plan = planPlaced(placeSite(model, options));
+  return { ...plan, jobs: [...plan.jobs] };
 }
 
 export function placeSite(model: SiteModel, options: PlanOptions = {}): PlacedSite {
   const postsPerPage = positiveInteger(options.postsPerPage, 10);
+  const sitemapMaxUrls = positiveInteger(options.sitemapMaxUrls, SITEMAP_MAX_URLS);
   const warnings: string[] = [];
   const claims = new PathClaims();
   claims.reserveDirectory(ASSETS_DIR);
@@ -132,7 +142,8 @@ export function placeSite(model: SiteModel, options: PlanOptions = {}): PlacedSi
   }
   for (const file of ['404.html', 'search/index.html']) claims.claim(file, file);
   for (const format of OUTPUT_FORMATS) {
-    for (const [file, label] of format.claims(candidates + pages.length)) claims.claim(file, label);
+    const entries = candidates + pages.length;
+    for (const [file, label] of format.claims(entries, sitemapMaxUrls)) claims.claim(file, label);
   }
 
   // 3. Media that public content uses, then pages, then posts.
@@ -188,7 +199,9 @@ export function planPlaced(placed: PlacedSite, only?: PlanScope): SitePlan {
   };
   const jobs = planJobs(placed, context, siteDigest, postsPerPage, only);
   const files: PlannedFile[] = [];
-  const input: FormatInput = { model, context, posts: placed.posts, pages: placed.pages, feedSize };
+  const sitemapMaxUrls = positiveInteger(options.sitemapMaxUrls, SITEMAP_MAX_URLS);
+  const { posts, pages } = placed;
+  const input: FormatInput = { model, context, posts, pages, feedSize, sitemapMaxUrls };
   for (const format of OUTPUT_FORMATS) {
     // A scoped plan (an edit's) writes what it makes: made twice, the sitemap was a third of
     // an edit's planning at 10,000 posts. A full plan lets it go until it is written.
@@ -206,7 +219,7 @@ export function planPlaced(placed: PlacedSite, only?: PlanScope): SitePlan {
   // Updatable in place by a build that replans a few outputs (`model-fingerprint.ts`). Every
   // page's digest holds `siteDigest` and its path.
   const modelDigest = xorDigests([
-    ...jobs.map((planned) => planned.digest),
+    xorDigests(jobs.digests()),
     ...files.map((file) => pathDigest(file.file, file.input)),
     ...search.shards.map((shard) => pathDigest(shard.dir, shard.digest)),
   ]);
@@ -223,8 +236,8 @@ function planJobs(
   siteDigest: string,
   postsPerPage: number,
   only?: PlanScope,
-): PlannedJob[] {
-  const jobs: PlannedJob[] = [];
+): PlannedJobs {
+  const held = new HeldRun();
   const addJob = (
     kind: JobKind,
     sitePath: string,
@@ -232,7 +245,7 @@ function planJobs(
     job: () => Job,
     file = sitePathToFilePath(sitePath),
   ): void => {
-    jobs.push({ kind, file, digest: digestOf(siteDigest, kind, sitePath, inputs), job });
+    held.push({ kind, file, digest: digestOf(siteDigest, kind, sitePath, inputs), job });
   };
   const linkInput = (entry: Placed<Entry> | undefined): unknown =>
     entry ? [entry.entry.title, entry.sitePath] : null;
@@ -242,19 +255,29 @@ function planJobs(
   const shownAt = (indexes: Uint32Array): Placed<PostEntry>[] =>
     Array.from(indexes, (index) => posts.at(index) as Placed<PostEntry>);
   const totalPages = Math.max(1, Math.ceil(listed.length / postsPerPage));
+  const indexesOf = (number: number): Uint32Array =>
+    listed.subarray((number - 1) * postsPerPage, number * postsPerPage);
+  // Each listing's and each post's job is made again from its number when the list is walked.
+  const listings = new NumberedRun(totalPages, (number, digest) => ({
+    kind: 'listing',
+    file: sitePathToFilePath(listingSitePath(number)),
+    digest,
+    job: () => listingJob(context, shownAt(indexesOf(number)), number, totalPages),
+  }));
   for (let number = 1; number <= totalPages; number++) {
     if (only && !only.listing(number)) continue;
-    const indexes = listed.subarray((number - 1) * postsPerPage, number * postsPerPage);
-    addJob('listing', listingSitePath(number), [totalPages, shownAt(indexes).map(cardInput)], () =>
-      listingJob(context, shownAt(indexes), number, totalPages),
-    );
+    const inputs = [totalPages, shownAt(indexesOf(number)).map(cardInput)];
+    listings.push(number, digestOf(siteDigest, 'listing', listingSitePath(number), inputs));
   }
+  const postPages = new NumberedRun(
+    posts.length,
+    (index, digest) => new PostPlan(posts.file(index), digest, context, posts, index),
+  );
   for (let index = 0; index < posts.length; index++) {
     if (only && !only.post(index)) continue;
     const post = posts.at(index) as Placed<PostEntry>;
     const inputs = [post.digest, linkInput(posts.at(index + 1)), linkInput(posts.at(index - 1))];
-    const digest = digestOf(siteDigest, 'post', post.sitePath, inputs);
-    jobs.push(new PostPlan(post.file, digest, context, posts, index));
+    postPages.push(index, digestOf(siteDigest, 'post', post.sitePath, inputs));
   }
   for (const { page, ancestors, children } of pageFamilies(placed.pages)) {
     if (only && !only.page(page.entry.id)) continue;
@@ -270,7 +293,7 @@ function planJobs(
   addJob('notFound', '/404.html', [homePathname], () => notFoundJob(context, homePathname));
   const bundles = placed.search.shards.map((shard) => shard.dir);
   addJob('search', '/search/', bundles, () => searchJob(context, placed.search));
-  return jobs;
+  return new PlannedJobs([listings, postPages, held]);
 }
 
 /**
@@ -331,24 +354,30 @@ function pageFamilies(pages: readonly Placed<PageEntry>[]) {
 
 /**
  * A format's files made again when one is to be written: held from the plan to the write, a
- * sitemap would cost ~0.2 KB a post for the whole build. Made once for the files asked for
- * together (or `held` from the plan); each is let go once handed out.
+ * sitemap would cost ~0.2 KB a post for the whole build. The files are asked for in the order
+ * they were planned, so one walk of `make` serves them all, each made and let go in turn (a
+ * file asked for out of order starts the walk again). A scoped plan passes the files it
+ * already made (`held`): they are handed out as they are.
  */
 function madeAgain(
   make: () => Iterable<[string, string]>,
-  held?: Map<string, string>,
+  held?: ReadonlyMap<string, string>,
 ): (file: string) => string {
-  let made: Map<string, string> | undefined = held;
+  let pending: Iterator<[string, string]> | undefined;
   return (file) => {
-    let content = made?.get(file);
-    if (content === undefined) {
-      made = new Map(make());
-      content = made.get(file);
-      if (content === undefined) throw new Error(`Internal error: ${file} is not made again.`);
+    const kept = held?.get(file);
+    if (kept !== undefined) return kept;
+    for (let restarted = false; ;) {
+      pending ??= make()[Symbol.iterator]();
+      const next = pending.next();
+      if (next.done === true) {
+        pending = undefined;
+        if (restarted) throw new Error(`Internal error: ${file} is not made again.`);
+        restarted = true;
+        continue;
+      }
+      if (next.value[0] === file) return next.value[1];
     }
-    made?.delete(file);
-    if (made?.size === 0) made = undefined;
-    return content;
   };
 }
 

@@ -22,16 +22,31 @@ export function sitemapFiles(
   publicUrl: string,
   maxUrls: number = SITEMAP_MAX_URLS,
 ): Map<string, string> {
-  const files = new Map<string, string>();
-  if (urls.length <= maxUrls) {
-    files.set('sitemap.xml', urlset(urls));
-    return files;
+  return new Map(
+    sitemapParts(urls.length, (start, end) => urls.slice(start, end), publicUrl, maxUrls),
+  );
+}
+
+/**
+ * The same files one at a time, the URLs of each part asked for (`urlsIn`) only when it is
+ * made: a sitemap of a million posts is twenty parts, and no more than one part's URLs and
+ * text are held at once. The parts come first, the index last (as `sitemapFiles` lists them).
+ */
+export function* sitemapParts(
+  count: number,
+  urlsIn: (start: number, end: number) => readonly SitemapUrl[],
+  publicUrl: string,
+  maxUrls: number = SITEMAP_MAX_URLS,
+): Generator<[file: string, content: string]> {
+  if (count <= maxUrls) {
+    yield ['sitemap.xml', urlset(urlsIn(0, count))];
+    return;
   }
   const names: string[] = [];
-  for (let start = 0, part = 1; start < urls.length; start += maxUrls, part++) {
+  for (let start = 0, part = 1; start < count; start += maxUrls, part++) {
     const name = `sitemap-${part}.xml`;
     names.push(name);
-    files.set(name, urlset(urls.slice(start, start + maxUrls)));
+    yield [name, urlset(urlsIn(start, Math.min(count, start + maxUrls)))];
   }
   const index = [
     '<?xml version="1.0" encoding="utf-8"?>',
@@ -42,8 +57,7 @@ export function sitemapFiles(
     '</sitemapindex>',
     '',
   ];
-  files.set('sitemap.xml', index.join('\n'));
-  return files;
+  yield ['sitemap.xml', index.join('\n')];
 }
 
 function urlset(urls: readonly SitemapUrl[]): string {

@@ -80,7 +80,7 @@ export interface RenderedPages {
 export async function renderPages(
   workers: BuildWorkers,
   base: Omit<RenderInput, 'jobs'>,
-  toRender: readonly PlannedJob[],
+  toRender: Iterable<PlannedJob>,
   disk: KnownOutput & { staging: Staging; chunkSize: number } & RowsTarget,
 ): Promise<RenderedPages> {
   const staged = emptyWrite(disk.files);

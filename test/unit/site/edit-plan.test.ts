@@ -12,7 +12,8 @@ import { fixtureModel } from '../../helpers/fixture-model.js';
 const OPTIONS = { postsPerPage: 10 };
 
 function digests(model: SiteModel): Map<string, string> {
-  return new Map(planPlaced(placeSite(model, OPTIONS)).jobs.map((job) => [job.file, job.digest]));
+  const jobs = planPlaced(placeSite(model, OPTIONS)).jobs;
+  return new Map(Array.from(jobs, (job) => [job.file, job.digest]));
 }
 
 /** The model with one post's fields changed (the same object otherwise). */
@@ -37,7 +38,7 @@ describe('the edit plan', () => {
       const id = after.posts[index]?.id as number;
       const plan = planEdited(placed, new Set([`posts:${id}`]), OPTIONS.postsPerPage);
       expect(plan).toBeDefined();
-      const planned = new Map(plan?.plan.jobs.map((job) => [job.file, job.digest]));
+      const planned = new Map(Array.from(plan?.plan.jobs ?? [], (job) => [job.file, job.digest]));
       const before = digests(model);
       const full = digests(after);
       const changed = [...full].filter(([file, digest]) => before.get(file) !== digest);

@@ -8,7 +8,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { modelFromStore } from '../../../src/site/model-from-store.js';
-import { planSite, type SitePlan } from '../../../src/site/site-plan.js';
+import { placeSite, planPlaced, planSite, type HeldPlan } from '../../../src/site/site-plan.js';
 import { type CmsItem } from '../../../src/store/index.js';
 import { TRANSFORM_VERSION } from '../../../src/transform/version.js';
 import { useTempStore } from '../../helpers/store/temp-store.js';
@@ -68,7 +68,7 @@ beforeEach(() => {
 
 const OPTIONS = { postsPerPage: 7, searchDocsPerShard: 300, feedSize: 20 };
 
-function digests(plan: SitePlan) {
+function digests(plan: HeldPlan) {
   return {
     jobs: plan.jobs.map((job) => [job.kind, job.file, job.digest]),
     files: plan.files.map((file) => [file.file, file.input, file.content()]),
@@ -129,5 +129,27 @@ describe('a plan from posts read again a window at a time', () => {
     const byFile = new Map(whole.jobs.map((job) => [job.file, job]));
     expect(read.jobs.length).toBeGreaterThan(POSTS);
     for (const job of read.jobs) expect(job.job()).toEqual(byFile.get(job.file)?.job());
+
+    // As a build walks its plan: the jobs made as the list is walked, 500 at a time, each
+    // chunk's jobs built before the next is taken (the reads of the posts interleave).
+    const walked = planPlaced(placeSite(streamed.model, OPTIONS)).jobs;
+    expect(walked.length).toBe(whole.jobs.length);
+    let chunk: { kind: string; file: string; digest: string; job: () => unknown }[] = [];
+    const seen: string[] = [];
+    const flush = (): void => {
+      for (const job of chunk) {
+        const held = byFile.get(job.file);
+        expect([job.kind, job.digest]).toEqual([held?.kind, held?.digest]);
+        expect(job.job()).toEqual(held?.job());
+        seen.push(job.file);
+      }
+      chunk = [];
+    };
+    for (const job of walked) {
+      chunk.push(job);
+      if (chunk.length === 500) flush();
+    }
+    flush();
+    expect(seen).toEqual(whole.jobs.map((job) => job.file));
   }, 240_000);
 });
