@@ -13,6 +13,7 @@ import type { EleventyPageResult, EleventyUserConfig } from '@11ty/eleventy';
 import { InputError, UnsafePathError } from '../errors.js';
 import { relativeSitePath } from '../transform/index.js';
 import { safeRelativeFile } from './safe-output-path.js';
+import { cacheNunjucksCompiles } from './nunjucks-compile-cache.js';
 import { JOB_KINDS, type CmsGlobalData, type Job, type JobKind } from './template-data.js';
 
 const JOB_PERMALINK = /^\/_cms-job\/(\d+)\/(?:index\.html)?$/;
@@ -62,6 +63,7 @@ export async function renderJobs(input: RenderInput): Promise<RenderResult> {
   // Loaded on first use: importing Eleventy takes about half a second, which a run that
   // renders nothing (nothing changed) should not pay.
   const { default: Eleventy } = await import('@11ty/eleventy');
+  cacheNunjucksCompiles();
   const eleventy = new Eleventy(input.templatesDir, input.outDir, {
     configPath: false,
     quietMode: true,

@@ -1,0 +1,76 @@
+/**
+ * The render worker keeps Nunjucks' compiled code across Eleventy runs
+ * (`nunjucks-compile-cache.ts`). What must hold: a template compiled again in another
+ * environment renders with that environment's own globals, and the same text compiled where
+ * a custom tag is not defined fails there as Nunjucks fails without the cache, instead of
+ * reusing code compiled where the tag was known. The oracle is Nunjucks itself (the same
+ * module instance Eleventy loads, resolved from Eleventy's location, as the renderer does).
+ */
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { cacheNunjucksCompiles } from '../../../src/site/nunjucks-compile-cache.js';
+
+interface Env {
+  addGlobal(name: string, value: unknown): void;
+  addExtension(name: string, extension: unknown): void;
+  renderString(src: string, ctx: object): string;
+}
+interface Nunjucks {
+  Environment: new () => Env;
+  nodes: {
+    CallExtension: new (ext: unknown, prop: string, args: unknown, body: unknown[]) => unknown;
+  };
+}
+
+const require = createRequire(createRequire(import.meta.url).resolve('@11ty/eleventy'));
+const nunjucks = require('nunjucks') as Nunjucks;
+
+/** A `{% shout %}` tag that prints SHOUT. */
+function shoutExtension(): unknown {
+  return {
+    tags: ['shout'],
+    parse(parser: {
+      nextToken(): { value: string };
+      parseSignature(a: null, b: boolean): unknown;
+      advanceAfterBlockEnd(name: string): void;
+    }) {
+      const token = parser.nextToken();
+      const args = parser.parseSignature(null, true);
+      parser.advanceAfterBlockEnd(token.value);
+      return new nunjucks.nodes.CallExtension(this, 'run', args, []);
+    },
+    run: () => 'SHOUT',
+  };
+}
+
+describe('Nunjucks compiles kept across environments', () => {
+  cacheNunjucksCompiles();
+
+  it('renders the same text with each environment’s own globals', () => {
+    const src = 'site {{ who }}: {% for n in [1, 2] %}{{ n }}{% endfor %}';
+    const one = new nunjucks.Environment();
+    one.addGlobal('who', 'one');
+    const two = new nunjucks.Environment();
+    two.addGlobal('who', 'two');
+    expect(one.renderString(src, {})).toBe('site one: 12');
+    expect(two.renderString(src, {})).toBe('site two: 12');
+    expect(one.renderString(src, { who: 'ctx' })).toBe('site ctx: 12');
+  });
+
+  it('does not reuse code compiled with an extension where the extension is missing', () => {
+    const src = 'a {% shout %} b';
+    const withTag = new nunjucks.Environment();
+    withTag.addExtension('shout', shoutExtension());
+    expect(withTag.renderString(src, {})).toBe('a SHOUT b');
+    const without = new nunjucks.Environment();
+    expect(() => without.renderString(src, {})).toThrow(/shout/);
+    // And back: the extension's environment still renders it.
+    expect(withTag.renderString(src, {})).toBe('a SHOUT b');
+  });
+
+  it('keeps templates of different text apart', () => {
+    const env = new nunjucks.Environment();
+    expect(env.renderString('x{{ 1 + 1 }}', {})).toBe('x2');
+    expect(env.renderString('x{{ 2 + 2 }}', {})).toBe('x4');
+  });
+});
