@@ -51,10 +51,9 @@ export interface PreparedLanguage {
 /**
  * Reads the index and checks access, writing nothing: a wrong URL, a wrong password or a role
  * that may not read what the pull asks for stops here, before any cache file exists. The
- * index comes first: a URL that is not a cms-json site gets no other request (credentials
- * included). Then the checks, every total and the seo configuration are asked at once (a
- * no-op pull waits for two answers here, not four in a row); a wrong password is reported
- * before a refusal.
+ * index, the checks and the seo configuration are asked at once (a no-op pull waits for one
+ * answer here, not four in a row); a site that is not a cms-json site is reported as such
+ * before what its other answers say, and a wrong password before a refusal.
  */
 export async function prepareLanguage(
   client: CmsClient,
@@ -69,8 +68,8 @@ export async function prepareLanguage(
       needs.push(`${collectionRoute(type)}/1/revisions`, `${collectionRoute(type)}/1/autosaves`);
     }
   }
-  const { index, body } = await readSiteIndex(client, needs);
-  const [totals, seo] = await settleInOrder([
+  const [{ index, body }, totals, seo] = await settleInOrder([
+    readSiteIndex(client, needs),
     // Deployed servers answer public routes to a wrong password as if anonymous: without this
     // check a pull with a mistyped password would quietly mirror only published content.
     checkAccess(client, { names: options.credentialNames, backup: options.backup }),
