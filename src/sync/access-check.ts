@@ -13,7 +13,6 @@ import type { ItemType } from '../store/index.js';
 import { collectionRoute, ITEM_TYPES } from '../collections.js';
 import { collectionFilter } from './collections.js';
 import { fetchList } from './list-fetch.js';
-import { settleAll } from './settle-all.js';
 
 export interface AccessCheckOptions {
   readonly names: Required<CredentialNames>;
@@ -23,9 +22,8 @@ export interface AccessCheckOptions {
 
 /**
  * Checks the credentials and the edit-mode filter of every collection (one `per_page=1`
- * request each), all at once. Returns each collection's `X-CMS-Total` under that filter (a
- * pull that changes nothing reuses it instead of counting again). Anonymous: no request, no
- * totals. A wrong password is reported as such, even when a refusal answered first.
+ * request each). Returns each collection's `X-CMS-Total` under that filter (a pull that
+ * changes nothing reuses it instead of counting again). Anonymous: no request, no totals.
  */
 export async function checkAccess(
   client: CmsClient,
@@ -33,33 +31,33 @@ export async function checkAccess(
 ): Promise<ReadonlyMap<ItemType, number | undefined>> {
   const totals = new Map<ItemType, number | undefined>();
   if (!client.hasCredentials) return totals;
-  // The first collection is read in context=edit by the credentials check itself; a role that
-  // may edit it may list all its statuses. Each collection's total is asked at the same time.
-  const verified = ITEM_TYPES[0] as ItemType;
-  const credentials = verifyCredentials(client, {
-    names: options.names,
-    route: collectionRoute(verified),
-  }).catch((error: unknown) => {
+  // The first collection is read in context=edit by the credentials check itself.
+  const [verified, ...rest] = ITEM_TYPES as [ItemType, ...ItemType[]];
+  try {
+    await verifyCredentials(client, { names: options.names, route: collectionRoute(verified) });
+  } catch (error) {
     if (error instanceof AccessError) {
       throw new AccessError(error.refused, `${error.message}${otherwise(options)}`, {
         cause: error,
       });
     }
     throw error;
-  });
-  const counts = ITEM_TYPES.map(async (type) => {
-    try {
-      const list = await fetchList(client, collectionRoute(type), {
-        ...collectionFilter(type, 'edit'),
-        per_page: 1,
-      });
-      totals.set(type, list.total);
-    } catch (error) {
-      if (isRefusal(error)) throw refused(error, type, options);
-      throw error;
-    }
-  });
-  await settleAll([credentials, ...counts]);
+  }
+  // A role that may edit the first collection may list all its statuses: the others are asked.
+  await Promise.all(
+    rest.map(async (type) => {
+      try {
+        const list = await fetchList(client, collectionRoute(type), {
+          ...collectionFilter(type, 'edit'),
+          per_page: 1,
+        });
+        totals.set(type, list.total);
+      } catch (error) {
+        if (isRefusal(error)) throw refused(error, type, options);
+        throw error;
+      }
+    }),
+  );
   return totals;
 }
 

@@ -28,7 +28,7 @@ import type { PullMode } from './collections.js';
 import type { MediaFetcher } from './media-fetcher.js';
 import type { PullCounters, PullEvent } from './pull-summary.js';
 import { syncRevisions } from './revisions-sync.js';
-import { settleAll, settleInOrder } from './settle-all.js';
+import { settleAll } from './settle-all.js';
 import {
   fetchSeoConfiguration,
   indexSummary,
@@ -37,23 +37,16 @@ import {
   type SeoInfo,
 } from './site-info.js';
 
-/**
- * What the checks up front learnt: the index, each collection's total under the pull's filter,
- * and the site's seo configuration (credentialed pulls only).
- */
+/** What the checks up front learnt: the index, and each collection's total under the pull's filter. */
 export interface PreparedLanguage {
   readonly index: SiteIndex;
   readonly body: Record<string, unknown>;
   readonly totals: ReadonlyMap<ItemType, number | undefined>;
-  readonly seo: SeoInfo | undefined;
 }
 
 /**
  * Reads the index and checks access, writing nothing: a wrong URL, a wrong password or a role
- * that may not read what the pull asks for stops here, before any cache file exists. The
- * index, the checks and the seo configuration are asked at once (a no-op pull waits for one
- * answer here, not four in a row); a site that is not a cms-json site is reported as such
- * before what its other answers say, and a wrong password before a refusal.
+ * that may not read what the pull asks for stops here, before any cache file exists.
  */
 export async function prepareLanguage(
   client: CmsClient,
@@ -68,14 +61,14 @@ export async function prepareLanguage(
       needs.push(`${collectionRoute(type)}/1/revisions`, `${collectionRoute(type)}/1/autosaves`);
     }
   }
-  const [{ index, body }, totals, seo] = await settleInOrder([
-    readSiteIndex(client, needs),
-    // Deployed servers answer public routes to a wrong password as if anonymous: without this
-    // check a pull with a mistyped password would quietly mirror only published content.
-    checkAccess(client, { names: options.credentialNames, backup: options.backup }),
-    client.hasCredentials ? fetchSeoConfiguration(client) : Promise.resolve(undefined),
-  ] as const);
-  return { index, body, totals, seo };
+  const { index, body } = await readSiteIndex(client, needs);
+  // Deployed servers answer public routes to a wrong password as if anonymous: without this
+  // check a pull with a mistyped password would quietly mirror only published content.
+  const totals = await checkAccess(client, {
+    names: options.credentialNames,
+    backup: options.backup,
+  });
+  return { index, body, totals };
 }
 
 export interface LanguagePullDeps {
@@ -96,8 +89,10 @@ export interface LanguagePullDeps {
 
 export async function pullLanguage(deps: LanguagePullDeps): Promise<void> {
   const { client, store, lang } = deps;
-  const { index, body, totals, seo } = deps.prepared;
+  const { index, body, totals } = deps.prepared;
   const mode: PullMode = client.hasCredentials ? 'edit' : 'view';
+  let seo: SeoInfo | undefined;
+  if (client.hasCredentials) seo = await fetchSeoConfiguration(client);
   const summary = indexSummary(body);
   store.siteInfo.set(lang, siteInfoDocument(lang, summary, seo, store.siteInfo.get(lang)?.data));
 
