@@ -155,4 +155,4 @@ export const pipelineSchema = z.strictObject({
 export type PipelineFile = z.infer<typeof pipelineSchema>;
 export type HttpSettings = z.infer<typeof httpSchema>;
 /** The `media` section (downloads of media files, not the media collection). */
-export type MediaSettings = PipelineFile['media'];
+export type MediaSettings = z.infer<typeof pipelineSchema.shape.media>;
