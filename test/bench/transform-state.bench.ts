@@ -33,6 +33,7 @@ function rssKb(field: 'VmRSS' | 'VmHWM'): number {
 const storeModule = (await import(pathToFileURL(path.join(dist, 'store/index.js')).href)) as {
   openStore: (file: string) => {
     close(): void;
+    transformed: { put(input: unknown): void };
     siteInfo: { get(lang: string): { data: unknown } | undefined };
   };
 };
@@ -65,7 +66,19 @@ const homeUrl = (store.siteInfo.get('pl')?.data as { home: string }).home;
 
 /** One transform of `pl`, its peak RSS above the RSS it started from, CPU and wall time. */
 async function measured(label: string): Promise<Record<string, unknown>> {
-  (globalThis as { gc?: () => void }).gc?.();
+  const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+  gc();
+  const heapBefore = process.memoryUsage().heapUsed;
+  // The JS heap the transform holds while it writes its first output (all its state alive).
+  let heapHeld: number | undefined;
+  const put = store.transformed.put.bind(store.transformed);
+  store.transformed.put = (input) => {
+    if (heapHeld === undefined) {
+      gc();
+      heapHeld = process.memoryUsage().heapUsed - heapBefore;
+    }
+    put(input);
+  };
   // Resets VmHWM to the current RSS (Linux): the peak is this transform's.
   fs.writeFileSync('/proc/self/clear_refs', '5');
   const before = rssKb('VmRSS');
@@ -75,6 +88,7 @@ async function measured(label: string): Promise<Record<string, unknown>> {
   const wall = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
   const peak = rssKb('VmHWM');
+  store.transformed.put = put;
   return {
     label,
     transformed: result.get('pl')?.transformed,
@@ -83,6 +97,8 @@ async function measured(label: string): Promise<Record<string, unknown>> {
     bytesPerPost: Math.round(((peak - before) * 1024) / publicPosts),
     cpuSeconds: +((used.user + used.system) / 1e6).toFixed(2),
     wallSeconds: +wall.toFixed(2),
+    heapHeldMb: heapHeld === undefined ? null : +(heapHeld / 1024 / 1024).toFixed(1),
+    heapBytesPerPost: heapHeld === undefined ? null : Math.round(heapHeld / publicPosts),
   };
 }
 
