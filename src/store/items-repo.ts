@@ -299,6 +299,33 @@ export class ItemsRepo {
   }
 
   /**
+   * `publicSummaries` read `chunkSize` rows a query, for a caller that must not hold every
+   * public item of a large site at once. The caller may write between rows.
+   */
+  *iteratePublicSummaries(
+    lang: string,
+    type: ItemType,
+    chunkSize = 2000,
+  ): Generator<PublicItemSummary> {
+    const sql = `SELECT type, id, link, content_hash FROM items i
+      WHERE i.lang = ? AND i.type = ? AND ${publicItemSql('i')} AND i.id > ? ORDER BY id LIMIT ?`;
+    let after = Number.MIN_SAFE_INTEGER;
+    for (;;) {
+      const rows = this.#ctx.read(() =>
+        this.#ctx
+          .stmt<{ type: ItemType; id: number; link: string | null; content_hash: string }>(sql)
+          .all(lang, type, after, chunkSize),
+      );
+      for (const row of rows) {
+        yield { type: row.type, id: row.id, link: row.link, contentHash: row.content_hash };
+      }
+      const last = rows.at(-1);
+      if (last === undefined || rows.length < chunkSize) return;
+      after = last.id;
+    }
+  }
+
+  /**
    * The latest time anything of a language was written (`fetched_at`: content stored) or
    * tombstoned (`deleted_at`); undefined when the language has no items. Two index look-ups.
    */

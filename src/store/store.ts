@@ -15,6 +15,7 @@ import { IdMapRepo } from './id-map-repo.js';
 import { RestoreMapRepo } from './restore-map-repo.js';
 import { RunsRepo } from './runs-repo.js';
 import { TransformedRepo } from './transformed-repo.js';
+import { SitePathsRepo } from './site-paths-repo.js';
 import { PublishedOrderReader } from './published-order.js';
 import { BuildOutputsRepo } from './build-outputs-repo.js';
 import { SyncQueueRepo } from './sync-queue-repo.js';
@@ -51,6 +52,8 @@ export class Store {
   readonly restoreMap: RestoreMapRepo;
   readonly runs: RunsRepo;
   readonly transformed: TransformedRepo;
+  /** Where the transform placed each public item (its link resolver reads them back). */
+  readonly sitePaths: SitePathsRepo;
   /** Public items in the build's order, a chunk at a time. */
   readonly publishedOrder: PublishedOrderReader;
   readonly buildOutputs: BuildOutputsRepo;
@@ -87,6 +90,7 @@ export class Store {
     this.restoreMap = new RestoreMapRepo(this.#ctx);
     this.runs = new RunsRepo(this.#ctx);
     this.transformed = new TransformedRepo(this.#ctx);
+    this.sitePaths = new SitePathsRepo(this.#ctx);
     this.publishedOrder = new PublishedOrderReader(this.#ctx);
     this.buildOutputs = new BuildOutputsRepo(this.#ctx);
     this.syncQueue = new SyncQueueRepo(this.#ctx);

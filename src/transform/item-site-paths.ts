@@ -84,7 +84,11 @@ const UNSAFE_DECODED = /[/\\\u0000-\u001f\u007f]/;
 /** A fallback path (`/{type}/{id}/`) of any collection. */
 const FALLBACK_PATH = new RegExp(`^/(?:${ITEM_TYPES.join('|')})/\\d+/$`);
 
-function usablePath(link: string, homeUrl: string): string | undefined {
+/**
+ * The site path an item's link gives it when it is free, or `undefined` when the link cannot
+ * be one (not under the home, reserved, a fallback's shape, or no portable file name).
+ */
+export function usablePath(link: string, homeUrl: string): string | undefined {
   const path = sitePathForUrl(link, homeUrl);
   if (path === undefined || path === '/' || !path.endsWith('/')) return undefined;
   const normalized = normalizeSitePath(path);
@@ -131,8 +135,8 @@ function isPortableName(segment: string): boolean {
   );
 }
 
-/** A site path as a case-insensitive, normalising file system sees it. */
-function foldedPath(path: string): string {
+/** A site path as a case-insensitive, normalising file system sees it: two paths folding alike contend. */
+export function foldedPath(path: string): string {
   let decoded = path;
   try {
     decoded = decodeURIComponent(path);

@@ -46,9 +46,7 @@ export interface LanguageTransform {
   transformed: number;
   /** One warning per item this run transformed that was moved to `/{type}/{id}/`. */
   moved: string[];
-  /** Site path of every public item by `itemKey`. */
-  sitePaths: ReadonlyMap<string, string>;
-  /** `sitePathsDigest(sitePaths)`. */
+  /** `sitePathsDigest` of every public item's site path (the cache holds them: `store.sitePaths`). */
   pathsDigest: string;
   /** Seconds this thread spent on the language (not the wait for the worker). */
   seconds: number;
@@ -114,7 +112,6 @@ function transformLanguage(
   return {
     transformed: transform.transformed,
     moved: transform.moved,
-    sitePaths: transform.sitePaths,
     pathsDigest: transform.pathsDigest,
     seconds: (performance.now() - started) / 1000,
   };

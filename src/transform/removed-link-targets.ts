@@ -24,12 +24,24 @@ export function removedPageFiles(
 ): Set<string> {
   const current = new Set<string>();
   for (const sitePath of currentSitePaths) {
-    const file = fileOf(sitePath);
+    const file = pageFileOf(sitePath);
     if (file !== undefined) current.add(file);
   }
+  return removedPages(previousFiles, (file) => current.has(file));
+}
+
+/**
+ * Page files of the previous build for which `isCurrent` (a page file some current site path
+ * produces, `pageFileOf`) is false: the form for a caller that looks the files up in the cache
+ * instead of holding a set of every page.
+ */
+export function removedPages(
+  previousFiles: Iterable<string>,
+  isCurrent: (file: string) => boolean,
+): Set<string> {
   const removed = new Set<string>();
   for (const file of previousFiles) {
-    if (file.endsWith('index.html') && !current.has(file)) removed.add(file);
+    if (file.endsWith('index.html') && !isCurrent(file)) removed.add(file);
   }
   return removed;
 }
@@ -60,7 +72,7 @@ export function linksIntoFiles(
     } catch {
       continue;
     }
-    const file = fileOf(target.pathname);
+    const file = pageFileOf(target.pathname);
     if (file !== undefined && files.has(file)) return true;
   }
   return false;
@@ -69,7 +81,8 @@ export function linksIntoFiles(
 /** Site paths whose file is the path itself: unreserved ASCII segments, no dot segment. */
 const PLAIN_PAGE_PATH = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)*\/$/;
 
-function fileOf(sitePath: string): string | undefined {
+/** The file holding a site path, or `undefined` when no file can hold it (never written). */
+export function pageFileOf(sitePath: string): string | undefined {
   // The common case without the general decoding: this runs for every item on every run.
   if (PLAIN_PAGE_PATH.test(sitePath)) return `${sitePath.slice(1)}index.html`;
   try {

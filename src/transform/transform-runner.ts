@@ -8,21 +8,15 @@ import { BUILT_TYPES } from '../collections.js';
 import type { ItemType, Store, StoredItem } from '../store/index.js';
 import { findEmbedUrls } from './embed-detection.js';
 import { htmlFacts } from './html-facts.js';
-import {
-  itemKey,
-  assignSitePaths,
-  RESERVED_FIRST_SEGMENTS,
-  type PathCandidate,
-} from './item-site-paths.js';
+import { RESERVED_FIRST_SEGMENTS, type PathCandidate } from './item-site-paths.js';
 import { mediaSitePath } from './media-site-paths.js';
 import { parseOEmbedResponse, type OEmbedResponse } from './oembed-response.js';
 import { createHtmlProcessor, processHtml, type HtmlProcessor } from './process-html.js';
 import { isPublic, parseItemJson, renderedField } from './publication.js';
 import { plainTextExcerpt } from './plain-excerpt.js';
-import { linksIntoFiles, removedPageFiles } from './removed-link-targets.js';
-import { shortLinkEntries } from './short-links.js';
-import { sitePathsDigest } from './paths-digest.js';
+import { linksIntoFiles } from './removed-link-targets.js';
 import type { PreviousBuild } from './previous-build.js';
+import { removedItemPages, storedLinkResolver, storeSitePaths } from './stored-site-paths.js';
 import { createUrlResolver } from './url-resolver.js';
 import { transformKey } from './version.js';
 
@@ -41,12 +35,6 @@ export interface TransformOptions {
    * @default none: only items whose source or the transform version changed are transformed
    */
   readonly previousBuild?: PreviousBuild;
-  /**
-   * The language's public pages, then posts, as `publicCandidates` reads them, when the
-   * caller has already read them (the build reads them once for the transform and its model).
-   * @default read from the store
-   */
-  readonly candidates?: readonly TransformCandidate[];
   /**
    * Current outputs stored without their HTML facts (by an older version of this runner):
    * the facts are computed from the stored HTML and saved, without transforming again.
@@ -67,14 +55,13 @@ export interface TransformSummary {
   transformed: number;
   warnings: number;
   /**
-   * Site path of every public item by `itemKey` (`posts:12`): what other languages' pages
-   * link to through their language switcher and hreflang alternates.
+   * `sitePathsDigest` of every public item's site path (`itemKey` → path), which the cache
+   * now holds (`store.sitePaths`): other languages' pages link there through their language
+   * switcher and hreflang alternates.
    */
-  sitePaths: ReadonlyMap<string, string>;
-  /** `sitePathsDigest(sitePaths)`. */
   pathsDigest: string;
-  /** `itemKey` of every item whose stored output this run wrote (transformed or facts saved). */
-  written: ReadonlySet<string>;
+  /** The stored site paths were current: none was assigned this run. */
+  pathsReused: boolean;
   /**
    * One line per item this run transformed that lives at `/{type}/{id}/` instead of its URL
    * path (unsafe or unportable as a file name, or taken): said once, when it is transformed.
@@ -107,35 +94,33 @@ export function runTransform(store: Store, options: TransformOptions): Transform
   const { lang, homeUrl } = options;
   const maxwidth = options.maxwidth ?? 600;
   const key = transformKey({ sanitize: options.sanitize ?? true });
-  // One pass over the public items: a run with nothing stale costs only this.
-  const candidates = options.candidates ?? publicCandidates(store, lang);
-  const fellBack: PathCandidate[] = [];
-  const sitePaths = assignSitePaths(candidates, homeUrl, (candidate) => fellBack.push(candidate));
-  // Built on first use: resolving 10,000 links is wasted on a run with nothing to transform.
+  // The site paths live in the cache: reused whole when the public items and their links are
+  // those they were assigned from (a run with nothing stale costs one check in SQLite).
+  const paths = storeSitePaths(store, lang, homeUrl);
+  // Built on first use: reading every media file is wasted on a run with nothing to transform.
   let processor: HtmlProcessor | undefined;
-  const processorFor = (): HtmlProcessor =>
-    (processor ??= processorOf(store, candidates, sitePaths, options));
-  const written = new Set<string>();
-  const pathsDigest = sitePathsDigest(sitePaths);
+  const processorFor = (): HtmlProcessor => (processor ??= processorOf(store, options));
   const summary: TransformSummary = {
     transformed: 0,
     warnings: 0,
-    sitePaths,
-    pathsDigest,
-    written,
+    pathsDigest: paths.digest,
+    pathsReused: paths.reused,
     moved: [],
   };
+  // Only the moved items written: one line each, said in the order of their paths' contest.
+  const moved: (PathCandidate & { path: string })[] = [];
   const writes = new BatchedWrites(store, options.batchSize ?? 200);
-  const linking = linkingToRemoved(store, options, { candidates, sitePaths, pathsDigest, key });
+  const linking = linkingToRemoved(store, options, paths.digest, key);
   const stale = store.transformed.iterateStale(lang, key, { types: BUILT_TYPES });
   for (const item of chain(linking, stale)) {
-    const path = sitePaths.get(itemKey(item.type, item.id));
+    const placed = store.sitePaths.get(lang, item.type, item.id);
     // Non-public items stay stale on purpose: they never reach the output, so no HTML is made.
-    if (path === undefined || !isPublic(item)) continue;
+    if (placed === undefined || !isPublic(item)) continue;
+    const path = placed.sitePath;
     const result = transformOne(store, processorFor(), item, path, maxwidth);
     summary.transformed += 1;
     summary.warnings += result.warnings;
-    written.add(itemKey(item.type, item.id));
+    if (placed.fallback) moved.push({ ...placed, path });
     writes.add(() =>
       store.transformed.put({
         lang,
@@ -150,15 +135,23 @@ export function runTransform(store: Store, options: TransformOptions): Transform
       }),
     );
   }
-  refreshFacts(store, options, written, writes);
+  refreshFacts(store, options, writes, (type, id) => {
+    const placed = store.sitePaths.get(lang, type, id);
+    if (placed?.fallback === true) moved.push({ ...placed, path: placed.sitePath });
+  });
   writes.flush();
-  for (const candidate of fellBack) {
-    if (!written.has(itemKey(candidate.type, candidate.id))) continue;
+  moved.sort((a, b) => rankOf(a.type) - rankOf(b.type) || a.id - b.id);
+  for (const candidate of moved) {
     summary.moved.push(
-      `${candidate.type} ${candidate.id} moved to ${sitePaths.get(itemKey(candidate.type, candidate.id)) ?? '?'}: its URL path ${candidate.link ?? '(none)'} cannot be a file name on every system, is reserved, or is taken by another item`,
+      `${candidate.type} ${candidate.id} moved to ${candidate.path}: its URL path ${candidate.link ?? '(none)'} cannot be a file name on every system, is reserved, or is taken by another item`,
     );
   }
   return summary;
+}
+
+/** Position of a collection in `BUILT_TYPES`: the order items contend for paths in. */
+function rankOf(type: string): number {
+  return (BUILT_TYPES as readonly string[]).indexOf(type);
 }
 
 /** Writes stored in one transaction per `batchSize`. */
@@ -184,82 +177,61 @@ class BatchedWrites {
 
 /**
  * Current items linking to a page the last build wrote that no current item makes any more:
- * their source did not change, so they are not stale, but their links must go.
+ * their source did not change, so they are not stale, but their links must go. Read a chunk
+ * at a time from the stored paths and outputs.
  */
-function linkingToRemoved(
+function* linkingToRemoved(
   store: Store,
   options: TransformOptions,
-  known: {
-    candidates: readonly TransformCandidate[];
-    sitePaths: ReadonlyMap<string, string>;
-    pathsDigest: string;
-    key: string;
-  },
-): StoredItem[] {
+  pathsDigest: string,
+  key: string,
+): Generator<StoredItem> {
   const lastBuild = options.previousBuild;
   // The same items at the same paths: every item page of the last build is made again.
-  if (lastBuild === undefined || lastBuild.pathsDigest === known.pathsDigest) return [];
+  if (lastBuild === undefined || lastBuild.pathsDigest === pathsDigest) return;
   // Only files an item could have owned: the build's own pages (home, listings, search) come
   // and go with the number of posts, and no item links to them through its site path.
-  const removed = removedPageFiles(
-    [...lastBuild.pageFiles()].filter(couldBeItemPage),
-    known.sitePaths.values(),
-  );
-  const items: StoredItem[] = [];
-  for (const candidate of removed.size > 0 ? known.candidates : []) {
-    const path = known.sitePaths.get(itemKey(candidate.type, candidate.id));
-    const previous = store.transformed.get(options.lang, candidate.type, candidate.id);
-    if (
-      path !== undefined &&
-      previous?.sourceHash === candidate.contentHash &&
-      previous.transformVersion === known.key &&
-      linksIntoFiles(previous.html, path, removed)
-    ) {
-      const item = store.items.get(options.lang, candidate.type, candidate.id);
-      if (item) items.push(item);
-    }
+  const removed = removedItemPages(store, options.lang, onlyItemPages(lastBuild.pageFiles()));
+  if (removed.size === 0) return;
+  for (const row of store.sitePaths.withCurrentHtml(options.lang, key)) {
+    if (!linksIntoFiles(row.html, row.sitePath, removed)) continue;
+    const item = store.items.get(options.lang, row.type, row.id);
+    if (item) yield item;
   }
-  return items;
+}
+
+function* onlyItemPages(files: Iterable<string>): Generator<string> {
+  for (const file of files) if (couldBeItemPage(file)) yield file;
 }
 
 /** The processor with every link and media URL the cache can resolve. */
-function processorOf(
-  store: Store,
-  candidates: readonly TransformCandidate[],
-  sitePaths: ReadonlyMap<string, string>,
-  options: TransformOptions,
-): HtmlProcessor {
+function processorOf(store: Store, options: TransformOptions): HtmlProcessor {
   return createHtmlProcessor({
-    resolveLink: createUrlResolver([
-      ...candidates.flatMap((candidate): [string, string][] => {
-        const path = sitePaths.get(itemKey(candidate.type, candidate.id));
-        return path !== undefined && candidate.link ? [[candidate.link, path]] : [];
-      }),
-      // After the links: an item's own link wins over a short link of the same spelling.
-      ...shortLinkEntries(
-        candidates,
-        (type, id) => sitePaths.get(itemKey(type, id)),
-        options.homeUrl,
-      ),
-    ]),
+    resolveLink: storedLinkResolver(store, options.lang, options.homeUrl),
     resolveMedia: createUrlResolver(mediaSitePaths(store)),
     sanitize: options.sanitize ?? true,
   });
 }
 
-/** Saves the HTML facts of `options.refreshFacts` not written already, from the stored HTML. */
+/**
+ * Saves the HTML facts of `options.refreshFacts` that still lack them (an output this run
+ * wrote has them), from the stored HTML; `onSaved` is told of each.
+ */
 function refreshFacts(
   store: Store,
   options: TransformOptions,
-  written: Set<string>,
   writes: BatchedWrites,
+  onSaved: (type: ItemType, id: number) => void,
 ): void {
+  // Read after this run's writes: a row it wrote has its facts and is not refreshed again.
+  writes.flush();
   for (const { type, id } of options.refreshFacts ?? []) {
-    const key = itemKey(type, id);
-    const stored = written.has(key) ? undefined : store.transformed.get(options.lang, type, id);
-    const sitePath = (stored?.meta as { sitePath?: unknown } | null | undefined)?.sitePath;
-    if (!stored || typeof sitePath !== 'string') continue;
-    written.add(key);
+    const stored = store.transformed.get(options.lang, type, id);
+    const meta = stored?.meta as
+      { sitePath?: unknown; htmlDigest?: unknown; media?: unknown } | null | undefined;
+    const sitePath = meta?.sitePath;
+    if (!stored || typeof sitePath !== 'string' || hasFacts(meta)) continue;
+    onSaved(type, id);
     writes.add(() =>
       store.transformed.put({
         ...stored,
@@ -267,6 +239,11 @@ function refreshFacts(
       }),
     );
   }
+}
+
+/** The facts `lackingFacts` looks for: an `htmlDigest` string and a `media` array. */
+function hasFacts(meta: { htmlDigest?: unknown; media?: unknown } | null | undefined): boolean {
+  return typeof meta?.htmlDigest === 'string' && Array.isArray(meta.media);
 }
 
 function couldBeItemPage(file: string): boolean {

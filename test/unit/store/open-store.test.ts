@@ -86,6 +86,8 @@ describe('openStore', () => {
       'revisions',
       'runs',
       'site_info',
+      'site_paths',
+      'site_paths_state',
       'sync_queue',
       'sync_state',
       'transformed',
