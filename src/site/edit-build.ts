@@ -20,6 +20,7 @@ import type { BuildWorkers } from './build-workers.js';
 import { RENDER_CHUNK } from './chunked-render.js';
 import { pathDigest, xorDigests } from './model-fingerprint.js';
 import { layoutDigestOf, planEdited, type EditPlan } from './edit-plan.js';
+import { indexWithAhead, searchAhead } from './edit-search.js';
 import { outputHoldsBuild } from './freshness.js';
 import { PlannedJobs } from './planned-jobs.js';
 import { mergeResults } from './output-writer.js';
@@ -74,19 +75,29 @@ export async function buildEdited(
 ): Promise<EditBuild | undefined> {
   const started = performance.now();
   const templatesDir = options.templatesDir ?? defaultTemplatesDir();
-  const decided = decide(store, model, state, changed, { ...options, templatesDir });
+  const templates = scanTemplates(templatesDir);
+  recoverOutput(options.outDir, options.trace);
+  if (templates.hash !== state.templatesHash || !outputHoldsBuild(options.outDir, state))
+    return undefined;
+  const searchStarted = performance.now();
+  const ahead = searchAhead(model, changed, options.workers);
+  const decided = decide(store, model, state, changed, {
+    ...options,
+    templatesHash: templates.hash,
+  });
   if (decided === undefined) return undefined;
-  const { templates, edit, known, layoutDigest } = decided;
+  const { edit, known, layoutDigest } = decided;
   const phases = { scan: 0, plan: secondsSince(started), render: 0, search: 0, write: 0 };
   const plan = { ...edit.plan, search: { lang: options.lang, shards: edit.shards } };
   const bundleFiles = filesByBundle(known.before);
-  const searchStarted = performance.now();
-  const searchFiles = options.workers
-    .indexShards(staleShards(plan.search, bundleFiles, known), options.lang)
-    .then((files) => {
-      phases.search = secondsSince(searchStarted);
-      return files;
-    });
+  const searchFiles = indexWithAhead(
+    staleShards(plan.search, bundleFiles, known),
+    ahead,
+    (shards) => options.workers.indexShards(shards, options.lang),
+  ).then((files) => {
+    phases.search = secondsSince(searchStarted);
+    return files;
+  });
   searchFiles.catch(() => undefined);
   const run = {
     options: { outDir: options.outDir, renderChunkSize: RENDER_CHUNK },
@@ -206,23 +217,19 @@ async function pagesThenSearch(
 
 /**
  * The edit plan and the rows it needs, or undefined when the edits' effect is not bounded:
- * another theme, a folder that does not hold the last build, another layout, an item of
- * another kind, or a change to what every page shows (the 404 page's digest).
+ * another layout, an item of another kind, or a change to what every page shows (the 404
+ * page's digest). The theme and the folder are checked before.
  */
 function decide(
   store: Store,
   model: SiteModel,
   state: SavedState,
   changed: ReadonlySet<string>,
-  options: EditBuildOptions & { templatesDir: string },
+  options: EditBuildOptions & { templatesHash: string },
 ) {
-  const templates = scanTemplates(options.templatesDir);
-  recoverOutput(options.outDir, options.trace);
-  if (templates.hash !== state.templatesHash || !outputHoldsBuild(options.outDir, state))
-    return undefined;
   const placed = placeSite(withCheckedPublicUrl(model), {
     postsPerPage: options.postsPerPage,
-    templatesHash: templates.hash,
+    templatesHash: options.templatesHash,
   });
   const layoutDigest = layoutDigestOf(placed);
   if (layoutDigest !== state.layoutDigest) return undefined;
@@ -231,7 +238,7 @@ function decide(
   const known = knownRows(store, options.lang, edit);
   const probe = [...edit.plan.jobs].find((job) => job.file === edit.probe);
   if (probe === undefined || known.before.get(probe.file)?.input !== probe.digest) return undefined;
-  return { templates, edit, known, layoutDigest };
+  return { edit, known, layoutDigest };
 }
 
 /**
