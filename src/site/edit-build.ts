@@ -184,11 +184,13 @@ async function pagesThenSearch(
   const { plan, known } = run;
   const inShard = (file: string): boolean =>
     plan.search.shards.some((shard) => file.startsWith(`${shard.dir}/`));
-  // The first switch leaves the bundles as they are: neither planned nor known to it.
-  const pagesKnown: KnownOutput = {
-    before: new Map([...known.before].filter(([file]) => !inShard(file))),
-    onDisk: known.onDisk,
-  };
+  // The last build's rows in one pass: the pages' for the first switch (which leaves the
+  // bundles as they are: neither planned nor known to it), the bundles' for the second.
+  const pagesBefore = new Map<string, ManifestFile>();
+  const bundlesBefore = new Map<string, ManifestFile>();
+  for (const [file, row] of known.before)
+    (inShard(file) ? bundlesBefore : pagesBefore).set(file, row);
+  const pagesKnown: KnownOutput = { before: pagesBefore, onDisk: known.onDisk };
   const pages = await inOneSwitch(
     { ...run, known: pagesKnown, plan: { ...plan, search: { ...plan.search, shards: [] } } },
     { searchFiles: Promise.resolve(new Map()), bundleFiles: search.bundleFiles },
@@ -198,10 +200,7 @@ async function pagesThenSearch(
   pages.commit(
     `${stampOf({ buildVersion: BUILD_VERSION, templatesHash: '', modelDigest: '' })}:pages`,
   );
-  const bundlesKnown: KnownOutput = {
-    before: new Map([...known.before].filter(([file]) => inShard(file))),
-    onDisk: known.onDisk,
-  };
+  const bundlesKnown: KnownOutput = { before: bundlesBefore, onDisk: known.onDisk };
   const bundles = await inOneSwitch(
     { ...run, known: bundlesKnown, plan: { ...plan, jobs: new PlannedJobs([]), files: [] } },
     search,
