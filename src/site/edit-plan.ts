@@ -14,7 +14,7 @@
  */
 import { builtAs, type ItemType } from '../collections.js';
 import { digestOf } from './digest.js';
-import type { SearchShard } from './search-plan.js';
+import { shardOf, type SearchShard } from './search-plan.js';
 import { planPlaced, type PlacedSite, type SitePlan } from './site-plan.js';
 
 /** Where the build placed every public item, in one digest (recorded with each build). */
@@ -70,9 +70,10 @@ export function planEdited(
     page: () => pageIds.size > 0,
   });
   const docKeys = docKeysOf(edited);
-  const shards = placed.search.shards.filter((shard) =>
-    shard.docs.some((doc) => docKeys.has(doc.key)),
-  );
+  // A document's bundle is its key's (`shardOf`): no bundle's documents are read to find it.
+  const count = placed.search.shards.length;
+  const touched = new Set([...docKeys].map((key) => shardOf(key, count)));
+  const shards = placed.search.shards.filter((shard) => touched.has(shard.index));
   return { plan, shards, probe: '404.html' };
 }
 
