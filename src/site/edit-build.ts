@@ -16,15 +16,17 @@ import {
   type StagedBuild,
 } from './build-site.js';
 import type { BuildTrace } from './build-trace.js';
-import type { BuildWorkers } from './build-workers.js';
+import type { BuildWorkers, SearchBundles } from './build-workers.js';
 import { RENDER_CHUNK } from './chunked-render.js';
 import { pathDigest, xorDigests } from './model-fingerprint.js';
 import { layoutDigestOf, planEdited, type EditPlan } from './edit-plan.js';
+import { indexWithAhead, searchAhead, type SearchAhead } from './edit-search.js';
 import { outputHoldsBuild } from './freshness.js';
 import { PlannedJobs } from './planned-jobs.js';
 import { mergeResults } from './output-writer.js';
 import { openStaging, recoverOutput, stampOf } from './output-switch.js';
 import { filesByBundle, staleShards } from './search-outputs.js';
+import type { SearchShard } from './search-plan.js';
 import type { SiteModel } from './site-model.js';
 import { BUILD_VERSION, placeSite } from './site-plan.js';
 import type { KnownOutput, RowsTarget } from './staged-writes.js';
@@ -74,20 +76,27 @@ export async function buildEdited(
 ): Promise<EditBuild | undefined> {
   const started = performance.now();
   const templatesDir = options.templatesDir ?? defaultTemplatesDir();
-  const decided = decide(store, model, state, changed, { ...options, templatesDir });
+  const templates = scanTemplates(templatesDir);
+  recoverOutput(options.outDir, options.trace);
+  if (templates.hash !== state.templatesHash || !outputHoldsBuild(options.outDir, state))
+    return undefined;
+  const searchStarted = performance.now();
+  // Not for `watch` (pages first): the page waits for nothing of the search, and reading a
+  // bundle's documents for Pagefind is main-thread time before the page.
+  const ahead = options.pagesFirst ? undefined : searchAhead(model, changed, options.workers);
+  const decided = decide(store, model, state, changed, {
+    ...options,
+    templatesHash: templates.hash,
+  });
   if (decided === undefined) return undefined;
-  const { templates, edit, known, layoutDigest } = decided;
+  const { edit, known, layoutDigest } = decided;
   const phases = { scan: 0, plan: secondsSince(started), render: 0, search: 0, write: 0 };
   const plan = { ...edit.plan, search: { lang: options.lang, shards: edit.shards } };
   const bundleFiles = filesByBundle(known.before);
-  const searchStarted = performance.now();
-  const searchFiles = options.workers
-    .indexShards(staleShards(plan.search, bundleFiles, known), options.lang)
-    .then((files) => {
-      phases.search = secondsSince(searchStarted);
-      return files;
-    });
-  searchFiles.catch(() => undefined);
+  const startSearch = searchStarter(
+    { plan, known, bundleFiles, ahead, phases, started: searchStarted },
+    (shards) => options.workers.indexShards(shards, options.lang),
+  );
   const run = {
     options: { outDir: options.outDir, renderChunkSize: RENDER_CHUNK },
     templatesDir,
@@ -100,8 +109,8 @@ export async function buildEdited(
     rows: editRows(),
   };
   const staged = options.pagesFirst
-    ? await pagesThenSearch(run, { searchFiles, bundleFiles }, options)
-    : await inOneSwitch(run, { searchFiles, bundleFiles }, options.trace);
+    ? await pagesThenSearch(run, { start: startSearch, bundleFiles }, options)
+    : await inOneSwitch(run, { searchFiles: startSearch(), bundleFiles }, options.trace);
   const written = new Map(
     [...staged.written.files].filter(([file, row]) => !sameRow(known.before.get(file), row)),
   );
@@ -135,6 +144,36 @@ export async function buildEdited(
   return { report, planned, written, removed: staged.written.removedFiles, layoutDigest };
 }
 
+/**
+ * Starts indexing the plan's stale bundles (those made ahead taken as they are) when called;
+ * `phases.search` is the time from the first index asked for to the last bundle made.
+ */
+function searchStarter(
+  search: {
+    plan: EditRun['plan'];
+    known: KnownOutput;
+    bundleFiles: EditSearch['bundleFiles'];
+    ahead: SearchAhead | undefined;
+    phases: EditRun['phases'];
+    started: number;
+  },
+  index: (shards: readonly SearchShard[]) => Promise<SearchBundles>,
+): () => Promise<SearchBundles> {
+  return () => {
+    const { plan, known, bundleFiles, ahead, phases } = search;
+    const started = ahead === undefined ? performance.now() : search.started;
+    const files = indexWithAhead(staleShards(plan.search, bundleFiles, known), ahead, index).then(
+      (made) => {
+        phases.search = secondsSince(started);
+        return made;
+      },
+    );
+    // Keep a rejection from going unhandled while the pages are awaited.
+    files.catch(() => undefined);
+    return files;
+  };
+}
+
 /** What an edit build writes into `renderAndWrite`, but its staging. */
 type EditRun = Omit<Parameters<typeof renderAndWrite>[0], 'staging'>;
 type EditSearch = Parameters<typeof renderAndWrite>[1];
@@ -161,23 +200,26 @@ async function inOneSwitch(
 /**
  * The pages and the build's own files switched in first, the search bundles they touch in a
  * second switch once indexed (`commit`): what `watch` waits for is the page, and Pagefind
- * takes longer than rendering it. Between the two the output holds the new pages with the old
+ * takes longer than rendering it. Indexing starts (`search.start`) once the pages are
+ * switched: reading the bundle's documents for Pagefind would come before the page. Between the two the output holds the new pages with the old
  * bundles, a state no record names: the cache still says a build is writing (`markWriting`),
  * so a run that finds it (this one killed in between) checks every file in a full build.
  */
 async function pagesThenSearch(
   run: EditRun,
-  search: EditSearch,
+  search: { start: () => EditSearch['searchFiles']; bundleFiles: EditSearch['bundleFiles'] },
   options: EditBuildOptions,
 ): Promise<StagedBuild & { commit(stamp: string): void }> {
   const { plan, known } = run;
   const inShard = (file: string): boolean =>
     plan.search.shards.some((shard) => file.startsWith(`${shard.dir}/`));
-  // The first switch leaves the bundles as they are: neither planned nor known to it.
-  const pagesKnown: KnownOutput = {
-    before: new Map([...known.before].filter(([file]) => !inShard(file))),
-    onDisk: known.onDisk,
-  };
+  // The last build's rows in one pass: the pages' for the first switch (which leaves the
+  // bundles as they are: neither planned nor known to it), the bundles' for the second.
+  const pagesBefore = new Map<string, ManifestFile>();
+  const bundlesBefore = new Map<string, ManifestFile>();
+  for (const [file, row] of known.before)
+    (inShard(file) ? bundlesBefore : pagesBefore).set(file, row);
+  const pagesKnown: KnownOutput = { before: pagesBefore, onDisk: known.onDisk };
   const pages = await inOneSwitch(
     { ...run, known: pagesKnown, plan: { ...plan, search: { ...plan.search, shards: [] } } },
     { searchFiles: Promise.resolve(new Map()), bundleFiles: search.bundleFiles },
@@ -187,13 +229,10 @@ async function pagesThenSearch(
   pages.commit(
     `${stampOf({ buildVersion: BUILD_VERSION, templatesHash: '', modelDigest: '' })}:pages`,
   );
-  const bundlesKnown: KnownOutput = {
-    before: new Map([...known.before].filter(([file]) => inShard(file))),
-    onDisk: known.onDisk,
-  };
+  const bundlesKnown: KnownOutput = { before: bundlesBefore, onDisk: known.onDisk };
   const bundles = await inOneSwitch(
     { ...run, known: bundlesKnown, plan: { ...plan, jobs: new PlannedJobs([]), files: [] } },
-    search,
+    { searchFiles: search.start(), bundleFiles: search.bundleFiles },
     options.trace,
   );
   return {
@@ -206,23 +245,19 @@ async function pagesThenSearch(
 
 /**
  * The edit plan and the rows it needs, or undefined when the edits' effect is not bounded:
- * another theme, a folder that does not hold the last build, another layout, an item of
- * another kind, or a change to what every page shows (the 404 page's digest).
+ * another layout, an item of another kind, or a change to what every page shows (the 404
+ * page's digest). The theme and the folder are checked before.
  */
 function decide(
   store: Store,
   model: SiteModel,
   state: SavedState,
   changed: ReadonlySet<string>,
-  options: EditBuildOptions & { templatesDir: string },
+  options: EditBuildOptions & { templatesHash: string },
 ) {
-  const templates = scanTemplates(options.templatesDir);
-  recoverOutput(options.outDir, options.trace);
-  if (templates.hash !== state.templatesHash || !outputHoldsBuild(options.outDir, state))
-    return undefined;
   const placed = placeSite(withCheckedPublicUrl(model), {
     postsPerPage: options.postsPerPage,
-    templatesHash: templates.hash,
+    templatesHash: options.templatesHash,
   });
   const layoutDigest = layoutDigestOf(placed);
   if (layoutDigest !== state.layoutDigest) return undefined;
@@ -231,7 +266,7 @@ function decide(
   const known = knownRows(store, options.lang, edit);
   const probe = [...edit.plan.jobs].find((job) => job.file === edit.probe);
   if (probe === undefined || known.before.get(probe.file)?.input !== probe.digest) return undefined;
-  return { templates, edit, known, layoutDigest };
+  return { edit, known, layoutDigest };
 }
 
 /**

@@ -14,7 +14,7 @@
  */
 import { builtAs, type ItemType } from '../collections.js';
 import { digestOf } from './digest.js';
-import type { SearchShard } from './search-plan.js';
+import { shardOf, type SearchShard } from './search-plan.js';
 import { planPlaced, type PlacedSite, type SitePlan } from './site-plan.js';
 
 /** Where the build placed every public item, in one digest (recorded with each build). */
@@ -51,16 +51,9 @@ export function planEdited(
   changed: ReadonlySet<string>,
   postsPerPage: number,
 ): EditPlan | undefined {
-  const postIds = new Set<number>();
-  const pageIds = new Set<number>();
-  for (const key of changed) {
-    const colon = key.lastIndexOf(':');
-    const type = key.slice(0, colon) as ItemType;
-    const id = Number(key.slice(colon + 1));
-    if ((builtAs('post') as readonly string[]).includes(type)) postIds.add(id);
-    else if ((builtAs('page') as readonly string[]).includes(type)) pageIds.add(id);
-    else return undefined;
-  }
+  const edited = editedIds(changed);
+  if (edited === undefined) return undefined;
+  const { postIds, pageIds } = edited;
   const posts = new Set<number>();
   const listings = new Set<number>();
   // The listing order: sticky posts first, then by date (as `planPlaced` lists them).
@@ -76,11 +69,43 @@ export function planEdited(
     post: (index) => posts.has(index),
     page: () => pageIds.size > 0,
   });
-  // The keys `placeSite` gives search documents.
-  const docKeys = new Set([...postIds].map((id) => `post:${id}`));
-  for (const id of pageIds) docKeys.add(`page:${id}`);
-  const shards = placed.search.shards.filter((shard) =>
-    shard.docs.some((doc) => docKeys.has(doc.key)),
-  );
+  const docKeys = docKeysOf(edited);
+  // A document's bundle is its key's (`shardOf`): no bundle's documents are read to find it.
+  const count = placed.search.shards.length;
+  const touched = new Set([...docKeys].map((key) => shardOf(key, count)));
+  const shards = placed.search.shards.filter((shard) => touched.has(shard.index));
   return { plan, shards, probe: '404.html' };
+}
+
+/** The posts and pages among `changed` (`type:id` keys); undefined if anything else is. */
+function editedIds(
+  changed: ReadonlySet<string>,
+): { postIds: Set<number>; pageIds: Set<number> } | undefined {
+  const postIds = new Set<number>();
+  const pageIds = new Set<number>();
+  for (const key of changed) {
+    const colon = key.lastIndexOf(':');
+    const type = key.slice(0, colon) as ItemType;
+    const id = Number(key.slice(colon + 1));
+    if ((builtAs('post') as readonly string[]).includes(type)) postIds.add(id);
+    else if ((builtAs('page') as readonly string[]).includes(type)) pageIds.add(id);
+    else return undefined;
+  }
+  return { postIds, pageIds };
+}
+
+/** The keys `placeSite` gives the search documents of these posts and pages. */
+function docKeysOf(edited: { postIds: Set<number>; pageIds: Set<number> }): Set<string> {
+  const docKeys = new Set([...edited.postIds].map((id) => `post:${id}`));
+  for (const id of edited.pageIds) docKeys.add(`page:${id}`);
+  return docKeys;
+}
+
+/**
+ * The search document keys (`post:12`) of the items among `changed`; undefined when an item
+ * of another kind changed (the edit plans in full).
+ */
+export function editedDocKeys(changed: ReadonlySet<string>): Set<string> | undefined {
+  const edited = editedIds(changed);
+  return edited && docKeysOf(edited);
 }

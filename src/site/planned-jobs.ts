@@ -15,6 +15,8 @@ const DIGEST_BYTES = 16;
 export interface JobRun {
   readonly length: number;
   at(offset: number): PlannedJob;
+  /** The digest of the job at `offset`, without making the job. */
+  digest(offset: number): string;
 }
 
 /** Fixed-width digests in one buffer, in the order they are added. */
@@ -71,6 +73,12 @@ export class NumberedRun implements JobRun {
       throw new Error(`Internal error: job ${offset} of ${this.#length} is not planned.`);
     return this.#make(this.#numbers[offset] as number, this.#digests.get(offset));
   }
+
+  digest(offset: number): string {
+    if (offset < 0 || offset >= this.#length)
+      throw new Error(`Internal error: job ${offset} of ${this.#length} is not planned.`);
+    return this.#digests.get(offset);
+  }
 }
 
 /** Jobs held as objects (the few pages that are not listings or posts). */
@@ -89,6 +97,10 @@ export class HeldRun implements JobRun {
     const job = this.#jobs[offset];
     if (job === undefined) throw new Error(`Internal error: job ${offset} is not planned.`);
     return job;
+  }
+
+  digest(offset: number): string {
+    return this.at(offset).digest;
   }
 }
 
@@ -114,8 +126,12 @@ export class PlannedJobs implements Iterable<PlannedJob> {
       for (let offset = 0; offset < run.length; offset++) yield run.at(offset);
   }
 
-  /** Each job's digest, in order (the model digest is made from them). */
+  /**
+   * Each job's digest, in order (the model digest is made from them): read from the runs'
+   * columns, no job made (a post's job object per page, only to read its digest).
+   */
   *digests(): Generator<string> {
-    for (const job of this) yield job.digest;
+    for (const run of this.#runs)
+      for (let offset = 0; offset < run.length; offset++) yield run.digest(offset);
   }
 }

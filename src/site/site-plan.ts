@@ -90,7 +90,7 @@ export interface SitePlan {
   jobs: PlannedJobs;
   files: PlannedFile[];
   search: SearchPlan;
-  /** Everything the output depends on, in one digest. */
+  /** Everything the output depends on, in one digest; empty for a scoped plan (`PlanScope`). */
   modelDigest: string;
   warnings: string[];
 }
@@ -217,12 +217,15 @@ export function planPlaced(placed: PlacedSite, only?: PlanScope): SitePlan {
     files.push({ file: item.file, input: item.media.sha256, content: () => item.media.read() });
   }
   // Updatable in place by a build that replans a few outputs (`model-fingerprint.ts`). Every
-  // page's digest holds `siteDigest` and its path.
-  const modelDigest = xorDigests([
-    xorDigests(jobs.digests()),
-    ...files.map((file) => pathDigest(file.file, file.input)),
-    ...search.shards.map((shard) => pathDigest(shard.dir, shard.digest)),
-  ]);
+  // page's digest holds `siteDigest` and its path. A scoped plan has none: its build updates
+  // the last one (and every search bundle's digest would be made only for this).
+  const modelDigest = only
+    ? ''
+    : xorDigests([
+        xorDigests(jobs.digests()),
+        ...files.map((file) => pathDigest(file.file, file.input)),
+        ...search.shards.map((shard) => pathDigest(shard.dir, shard.digest)),
+      ]);
   return { global, siteDigest, jobs, files, search, modelDigest, warnings: [...placed.warnings] };
 }
 

@@ -251,21 +251,6 @@ export class ItemsRepo {
     );
   }
 
-  /**
-   * `modified_gmt` of one item, tombstoned or not (undefined when never stored): without its
-   * JSON, for a check over every checkout on each push (`writeRemoteCopies`).
-   */
-  modifiedGmtOf(lang: string, type: ItemType, id: number): string | null | undefined {
-    const row = this.#ctx.read(() =>
-      this.#ctx
-        .stmt<{ m: string | null }>(
-          'SELECT modified_gmt AS m FROM items WHERE lang = ? AND type = ? AND id = ?',
-        )
-        .get(lang, type, id),
-    );
-    return row === undefined ? undefined : row.m;
-  }
-
   /** The latest `modified_gmt` of the live items of a lang x type; undefined when none. */
   maxModifiedGmt(lang: string, type: ItemType): string | undefined {
     const row = this.#ctx.read(() =>

@@ -77,7 +77,11 @@ async function main(): Promise<void> {
 
     watch = spawn(
       process.execPath,
-      [MAIN, 'watch', ...common, '--site', site.url, '--dir', content, '--out', out, '--push'],
+      [
+        // `BENCH_NODE_ARGS` (e.g. `--cpu-prof --cpu-prof-dir=DIR`) for the watch process only.
+        ...(process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter((arg) => arg !== ''),
+        ...[MAIN, 'watch', ...common, '--site', site.url, '--dir', content, '--out', out, '--push'],
+      ],
       { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stdout = '';

@@ -9,7 +9,7 @@ import type { SiteModel } from '../../../src/site/site-model.js';
 import { placeSite, planPlaced } from '../../../src/site/site-plan.js';
 import { fixtureModel } from '../../helpers/fixture-model.js';
 
-const OPTIONS = { postsPerPage: 10 };
+const OPTIONS = { postsPerPage: 10, searchDocsPerShard: 8 };
 
 function digests(model: SiteModel): Map<string, string> {
   const jobs = planPlaced(placeSite(model, OPTIONS)).jobs;
@@ -47,6 +47,12 @@ describe('the edit plan', () => {
       for (const [file, digest] of planned) expect(full.get(file), file).toBe(digest);
       // Bounded: the post, its two neighbours, one listing page, the 404 and search pages.
       expect(planned.size).toBeLessThanOrEqual(6);
+      // The search bundle holding the post, and only it (found here by its documents).
+      const holding = placed.search.shards.filter((shard) =>
+        shard.docs.some((doc) => doc.key === `post:${id}`),
+      );
+      expect(holding).toHaveLength(1);
+      expect(plan?.shards.map((shard) => shard.dir)).toEqual(holding.map((shard) => shard.dir));
     });
   }
 

@@ -107,6 +107,32 @@ describe('checkouts', () => {
     expect(fixture.store.checkouts.remove('pl', 'posts', 2)).toBe(true);
     expect(fixture.store.checkouts.list()).toEqual([]);
   });
+
+  it('lists the checkouts whose item moved in the cache since, in one query', () => {
+    // Post n is modified at 2024-02-02T02:04:0n (item-fixtures).
+    fixture.store.items.upsertPage('pl', 'posts', [post(1), post(2), post(3)]);
+    fixture.store.items.upsertPage('es', 'posts', [post(1, { modified_gmt: null })]);
+    const at = (id: number) => ({ lang: 'pl', type: 'posts' as const, id, fileHash: 'h' });
+    fixture.store.checkouts.set({
+      ...at(1),
+      file: 'a.html',
+      baseModifiedGmt: '2024-02-02T02:04:01',
+    });
+    fixture.store.checkouts.set({
+      ...at(2),
+      file: 'b.html',
+      baseModifiedGmt: '2024-01-01T00:00:00',
+    });
+    fixture.store.checkouts.set({ ...at(3), file: 'c.html', baseModifiedGmt: null });
+    fixture.store.checkouts.set({ ...at(1), lang: 'es', file: 'd.html', baseModifiedGmt: 'x' });
+    // 1 is at its base; 2 moved; 3 has no base but a date; es 1 has no date in the cache.
+    expect(fixture.store.checkouts.movedSinceCheckout().map((c) => [c.lang, c.id, c.file])).toEqual(
+      [
+        ['pl', 2, 'b.html'],
+        ['pl', 3, 'c.html'],
+      ],
+    );
+  });
 });
 
 describe('edits', () => {

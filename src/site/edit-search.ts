@@ -1,0 +1,130 @@
+/**
+ * The search bundles an edit touches, indexed before the edit is planned: Pagefind takes
+ * longer to index a bundle than the edit build takes to place the site, plan and render its
+ * pages, and it can start as soon as the model is read. The bundle is guessed from the model
+ * alone (every public post and page in it, as placing them would keep them), and used only
+ * when the plan's bundle is the same (same index, same digest: the same documents, in the
+ * same order, at the same paths, showing the same). A wrong guess (an item left out by its
+ * path, or a bundle the edit does not change) costs the index and nothing else: the plan's
+ * bundle is indexed as it would have been without it. Pure but for the index it starts.
+ */
+import { UnsafePathError } from '../errors.js';
+import type { BuildWorkers, SearchBundles } from './build-workers.js';
+import { editedDocKeys } from './edit-plan.js';
+import { entryDigest, pagePathOf, type Placed } from './placed-entries.js';
+import { PlacedSearchDoc } from './search-docs.js';
+import {
+  describedDoc,
+  docsPerShardOf,
+  shardCount,
+  shardDigest,
+  shardDir,
+  shardOf,
+  type SearchShard,
+} from './search-plan.js';
+import { isPublicEntry, type Entry, type SiteModel } from './site-model.js';
+
+/** Bundles being indexed ahead of the plan. */
+export interface SearchAhead {
+  /** Each guessed bundle's index and digest. */
+  readonly shards: readonly Pick<SearchShard, 'index' | 'digest'>[];
+  readonly files: Promise<SearchBundles>;
+}
+
+/**
+ * The bundles the plan would give the edited documents of `changed` (`type:id` keys), as
+ * shards with their documents; empty when the model's posts are not held (a streamed model)
+ * or no edited item is a post or a page.
+ */
+export function guessEditedShards(
+  model: SiteModel,
+  changed: ReadonlySet<string>,
+  docsPerShard?: number,
+): SearchShard[] {
+  const keys = editedDocKeys(changed);
+  if (model.postSource !== undefined || keys === undefined || keys.size === 0) return [];
+  // The plan's documents: the posts, then the pages (`placedSearch`).
+  const docs: [key: string, kind: string, entry: Entry][] = [];
+  for (const entry of model.posts)
+    if (isPublicEntry(entry)) docs.push([`post:${entry.id}`, 'post', entry]);
+  for (const entry of model.pages)
+    if (isPublicEntry(entry)) docs.push([`page:${entry.id}`, 'page', entry]);
+  const count = shardCount(docs.length, docsPerShardOf(docsPerShard));
+  const wanted = new Set([...keys].map((key) => shardOf(key, count)));
+  const shards: SearchShard[] = [];
+  for (const index of [...wanted].sort((a, b) => a - b)) {
+    const members = docs
+      .filter(([key]) => shardOf(key, count) === index)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const shardDocs: PlacedSearchDoc[] = [];
+    for (const [, kind, entry] of members) {
+      const placed = placedOf(entry);
+      // A path the plan leaves out: the guess cannot be the plan's bundle.
+      if (placed === undefined) return [];
+      shardDocs.push(new PlacedSearchDoc(kind, placed));
+    }
+    shards.push({
+      index,
+      dir: shardDir(index),
+      digest: shardDigest(model.lang, count, shardDocs.map(describedDoc)),
+      docs: shardDocs,
+    });
+  }
+  return shards;
+}
+
+/** Starts indexing the guessed bundles; undefined when there are none. */
+export function searchAhead(
+  model: SiteModel,
+  changed: ReadonlySet<string>,
+  workers: BuildWorkers,
+): SearchAhead | undefined {
+  const shards = guessEditedShards(model, changed);
+  if (shards.length === 0) return undefined;
+  const files = workers.indexShards(shards, model.lang);
+  // Awaited only if the plan uses it; a failure then fails the build as the plan's own would.
+  files.catch(() => undefined);
+  return { shards: shards.map(({ index, digest }) => ({ index, digest })), files };
+}
+
+/**
+ * The plan's stale bundles indexed: those guessed alike taken from `ahead`, the others
+ * indexed now.
+ */
+export async function indexWithAhead(
+  stale: readonly SearchShard[],
+  ahead: SearchAhead | undefined,
+  index: (shards: readonly SearchShard[]) => Promise<SearchBundles>,
+): Promise<SearchBundles> {
+  const guessed = (shard: SearchShard): boolean =>
+    ahead?.shards.some((made) => made.index === shard.index && made.digest === shard.digest) ===
+    true;
+  const rest = stale.filter((shard) => !guessed(shard));
+  const late = rest.length > 0 ? index(rest) : Promise.resolve<SearchBundles>(new Map());
+  // Awaited below; kept from going unhandled while the guessed bundles are awaited first.
+  late.catch(() => undefined);
+  const files: SearchBundles = new Map();
+  if (ahead !== undefined && rest.length < stale.length) {
+    const early = await ahead.files;
+    const missed: SearchShard[] = [];
+    for (const shard of stale) {
+      if (!guessed(shard)) continue;
+      const made = early.get(shard.index);
+      if (made === undefined) missed.push(shard);
+      else files.set(shard.index, made);
+    }
+    // Not made ahead after all (never expected): indexed now rather than left as they were.
+    if (missed.length > 0) for (const [at, made] of await index(missed)) files.set(at, made);
+  }
+  for (const [at, made] of await late) files.set(at, made);
+  return files;
+}
+
+function placedOf(entry: Entry): Placed<Entry> | undefined {
+  try {
+    return { entry, ...pagePathOf(entry), digest: entryDigest(entry) };
+  } catch (error) {
+    if (error instanceof UnsafePathError) return undefined;
+    throw error;
+  }
+}
