@@ -13,7 +13,7 @@ import type { EleventyPageResult, EleventyUserConfig } from '@11ty/eleventy';
 import { InputError, UnsafePathError } from '../errors.js';
 import { relativeSitePath } from '../transform/index.js';
 import { safeRelativeFile } from './safe-output-path.js';
-import { cacheNunjucksCompiles } from './nunjucks-compile-cache.js';
+import { NunjucksCompileCache } from './nunjucks-compile-cache.js';
 import { JOB_KINDS, type CmsGlobalData, type Job, type JobKind } from './template-data.js';
 
 const JOB_PERMALINK = /^\/_cms-job\/(\d+)\/(?:index\.html)?$/;
@@ -44,11 +44,29 @@ export interface RenderResult {
   warnings: string[];
 }
 
+export type RenderJobs = (input: RenderInput) => Promise<RenderResult>;
+
 /**
+ * A renderer for a thread that renders run after run (the render worker): Nunjucks' compiled
+ * templates are kept from one of its runs to the next (`nunjucks-compile-cache.ts`). Its runs
+ * must not overlap (`one-at-a-time.ts`).
+ */
+export function jobRenderer(): RenderJobs {
+  const compiles = new NunjucksCompileCache();
+  return (input) => renderJobs(input, compiles);
+}
+
+/**
+ * Renders the jobs in one Eleventy run; with `compiles`, Nunjucks' compiled code is taken from
+ * and kept in it.
+ *
  * @throws {InputError} `E_INPUT` (naming the templates directory) when a template fails, or
  *   when the theme renders no page for some job (a missing `cms.jobs.*` pagination).
  */
-export async function renderJobs(input: RenderInput): Promise<RenderResult> {
+export async function renderJobs(
+  input: RenderInput,
+  compiles?: NunjucksCompileCache,
+): Promise<RenderResult> {
   const byKind = Object.fromEntries(JOB_KINDS.map((kind) => [kind, [] as Job[]])) as Record<
     JobKind,
     Job[]
@@ -63,7 +81,6 @@ export async function renderJobs(input: RenderInput): Promise<RenderResult> {
   // Loaded on first use: importing Eleventy takes about half a second, which a run that
   // renders nothing (nothing changed) should not pay.
   const { default: Eleventy } = await import('@11ty/eleventy');
-  cacheNunjucksCompiles();
   const eleventy = new Eleventy(input.templatesDir, input.outDir, {
     configPath: false,
     quietMode: true,
@@ -87,7 +104,7 @@ export async function renderJobs(input: RenderInput): Promise<RenderResult> {
 
   let results: EleventyPageResult[];
   try {
-    results = await eleventy.toJSON();
+    results = await (compiles ? compiles.around(() => eleventy.toJSON()) : eleventy.toJSON());
   } catch (error) {
     throw new InputError(
       input.templatesDir,

@@ -1,5 +1,5 @@
 /**
- * Keeps Nunjucks' compiled template code across the Eleventy runs of one thread. A build
+ * Keeps Nunjucks' compiled template code across the Eleventy runs of one renderer. A build
  * renders in chunks, each an Eleventy run of its own with a fresh Nunjucks environment, so
  * every chunk parsed and compiled the theme's layouts and includes again (~10 % of the render
  * worker's time at 10,000 posts: test/bench/RESULTS.md, i-fast). Nunjucks' `compile` turns a
@@ -8,6 +8,10 @@
  * names and tags, and the parse options. Keyed by all of those, the text is reused; each
  * environment still builds its own function from it, so nothing of one run's state (filters,
  * shortcodes, globals) reaches the next.
+ *
+ * The entries belong to a cache instance (one per renderer), not to the module: Nunjucks'
+ * compiler is one module object that every environment calls, so an instance stands in for its
+ * `compile` only while a run of its renderer is in progress (`around`).
  */
 import { createRequire } from 'node:module';
 
@@ -17,14 +21,16 @@ interface NunjucksExtension {
   preprocess?: unknown;
 }
 
+type Compile = (
+  src: string,
+  asyncFilters: readonly string[] | undefined,
+  extensions: readonly NunjucksExtension[] | undefined,
+  name: string | undefined,
+  opts: Record<string, unknown> | undefined,
+) => string;
+
 interface NunjucksCompiler {
-  compile(
-    src: string,
-    asyncFilters: readonly string[] | undefined,
-    extensions: readonly NunjucksExtension[] | undefined,
-    name: string | undefined,
-    opts: Record<string, unknown> | undefined,
-  ): string;
+  compile: Compile;
 }
 
 /**
@@ -33,29 +39,59 @@ interface NunjucksCompiler {
  */
 const MAX_ENTRIES = 500;
 
-let installed = false;
+/** The compiler of the Nunjucks that Eleventy loads (the same module instance). */
+function eleventysCompiler(): NunjucksCompiler {
+  const fromEleventy = createRequire(createRequire(import.meta.url).resolve('@11ty/eleventy'));
+  return fromEleventy('nunjucks/src/compiler.js') as NunjucksCompiler;
+}
 
 /**
- * Wraps the `compile` of the Nunjucks that Eleventy loads (resolved from Eleventy's own
- * location, so it is the same module instance). Idempotent.
+ * Nunjucks' own compile behind each wrapper that `around` installed. Weak: a wrapper and its
+ * entry go once no compiler refers to it; no cached code is held here.
  */
-export function cacheNunjucksCompiles(): void {
-  if (installed) return;
-  installed = true;
-  const fromEleventy = createRequire(createRequire(import.meta.url).resolve('@11ty/eleventy'));
-  const compiler = fromEleventy('nunjucks/src/compiler.js') as NunjucksCompiler;
-  const compile = compiler.compile.bind(compiler);
-  const cache = new Map<string, string>();
-  compiler.compile = (src, asyncFilters, extensions, name, opts) => {
-    const key = compileKey(src, asyncFilters, extensions, name, opts);
-    if (key === undefined) return compile(src, asyncFilters, extensions, name, opts);
-    const known = cache.get(key);
-    if (known !== undefined) return known;
-    const code = compile(src, asyncFilters, extensions, name, opts);
-    if (cache.size >= MAX_ENTRIES) cache.clear();
-    cache.set(key, code);
-    return code;
-  };
+const UNWRAPPED = new WeakMap<Compile, Compile>();
+
+export class NunjucksCompileCache {
+  readonly #entries = new Map<string, string>();
+
+  /** Entries held (for tests and diagnostics). */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /**
+   * Runs `run` with Nunjucks' compiles answered from this cache. Another cache's run that
+   * overlaps this one (two renderers on one thread) stacks on top of it; whichever ends first,
+   * each stops answering once its own run is over.
+   */
+  async around<T>(run: () => Promise<T>): Promise<T> {
+    const compiler = eleventysCompiler();
+    const previous = compiler.compile;
+    // Nunjucks' own compile, under whatever wrappers overlapping runs stacked on it: a miss
+    // here is compiled by Nunjucks and kept in this instance only.
+    const nunjucksCompile = UNWRAPPED.get(previous) ?? previous;
+    let active = true;
+    const cached: Compile = (src, asyncFilters, extensions, name, opts) => {
+      if (!active) return previous(src, asyncFilters, extensions, name, opts);
+      const key = compileKey(src, asyncFilters, extensions, name, opts);
+      if (key === undefined) return nunjucksCompile(src, asyncFilters, extensions, name, opts);
+      const known = this.#entries.get(key);
+      if (known !== undefined) return known;
+      const code = nunjucksCompile(src, asyncFilters, extensions, name, opts);
+      if (this.#entries.size >= MAX_ENTRIES) this.#entries.clear();
+      this.#entries.set(key, code);
+      return code;
+    };
+    UNWRAPPED.set(cached, nunjucksCompile);
+    compiler.compile = cached;
+    try {
+      return await run();
+    } finally {
+      active = false;
+      // Unless a later run stacked on top: its wrapper calls through this one, now inert.
+      if (compiler.compile === cached) compiler.compile = previous;
+    }
+  }
 }
 
 /** Undefined when the result cannot be keyed: an extension may rewrite the source. */

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sha256 } from './digest.js';
-import { renderJobs, type RenderInput } from './eleventy-renderer.js';
+import { renderJobs, type RenderInput, type RenderJobs } from './eleventy-renderer.js';
 import { safeRelativeFile } from './safe-output-path.js';
 
 /** Where a chunk's pages go. */
@@ -43,13 +43,17 @@ export interface StagedRenderResult {
 }
 
 /**
- * Renders the jobs (`renderJobs`) and stages their pages.
+ * Renders the jobs (with `render`: by default `renderJobs`, a fresh Eleventy run that keeps
+ * nothing) and stages their pages.
  *
  * @throws {InputError} as `renderJobs`; nothing is staged then.
  */
-export async function renderAndStage(input: StagedRenderInput): Promise<StagedRenderResult> {
-  const { stage, ...render } = input;
-  const result = await renderJobs(render);
+export async function renderAndStage(
+  input: StagedRenderInput,
+  render: RenderJobs = renderJobs,
+): Promise<StagedRenderResult> {
+  const { stage, ...jobs } = input;
+  const result = await render(jobs);
   const made = new Set<string>();
   const pages: StagedPage[] = [];
   for (let index = 0; index < result.pages.length; index++) {

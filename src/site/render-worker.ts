@@ -5,9 +5,10 @@
  * thread does before the first render. The build queues its next chunk while one renders;
  * chunks render one after the other, in order.
  */
-import { renderAndStage } from './page-staging.js';
+import { renderAndStage, type StagedRenderInput } from './page-staging.js';
 import { serveCalls } from '../worker-calls.js';
 import { oneAtATime } from './one-at-a-time.js';
+import { jobRenderer } from './eleventy-renderer.js';
 
 // Eleventy registers a module resolve hook, which on Node 20 starts a thread of its own and
 // routes every later import through it, blocking this thread while it starts (~0.7 s of a
@@ -19,4 +20,6 @@ process.env['ELEVENTY_SKIP_ESM_RESOLVER'] = '1';
 // Warm-up only: a failed import surfaces again, with its message, at the first render.
 import('@11ty/eleventy').catch(() => undefined);
 
-serveCalls(oneAtATime(renderAndStage));
+// One renderer for the thread's life: it keeps Nunjucks' compiled templates between chunks.
+const render = jobRenderer();
+serveCalls(oneAtATime((input: StagedRenderInput) => renderAndStage(input, render)));

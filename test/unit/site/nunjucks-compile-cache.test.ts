@@ -3,12 +3,14 @@
  * (`nunjucks-compile-cache.ts`). What must hold: a template compiled again in another
  * environment renders with that environment's own globals, and the same text compiled where
  * a custom tag is not defined fails there as Nunjucks fails without the cache, instead of
- * reusing code compiled where the tag was known. The oracle is Nunjucks itself (the same
- * module instance Eleventy loads, resolved from Eleventy's location, as the renderer does).
+ * reusing code compiled where the tag was known. The entries are the cache instance's own:
+ * outside its `around`, Nunjucks compiles as it does without any cache, and two instances
+ * share nothing. The oracle is Nunjucks itself (the same module instance Eleventy loads,
+ * resolved from Eleventy's location, as the renderer does).
  */
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { cacheNunjucksCompiles } from '../../../src/site/nunjucks-compile-cache.js';
+import { NunjucksCompileCache } from '../../../src/site/nunjucks-compile-cache.js';
 
 interface Env {
   addGlobal(name: string, value: unknown): void;
@@ -24,6 +26,12 @@ interface Nunjucks {
 
 const require = createRequire(createRequire(import.meta.url).resolve('@11ty/eleventy'));
 const nunjucks = require('nunjucks') as Nunjucks;
+const compiler = require('nunjucks/src/compiler.js') as { compile: (...args: unknown[]) => string };
+
+/** Runs a test's body inside a fresh cache's `around`. */
+function cached(body: () => void): () => Promise<void> {
+  return () => new NunjucksCompileCache().around(() => Promise.resolve().then(body));
+}
 
 /** A `{% shout %}` tag that prints SHOUT. */
 function shoutExtension(): unknown {
@@ -44,33 +52,72 @@ function shoutExtension(): unknown {
 }
 
 describe('Nunjucks compiles kept across environments', () => {
-  cacheNunjucksCompiles();
+  it(
+    'renders the same text with each environment’s own globals',
+    cached(() => {
+      const src = 'site {{ who }}: {% for n in [1, 2] %}{{ n }}{% endfor %}';
+      const one = new nunjucks.Environment();
+      one.addGlobal('who', 'one');
+      const two = new nunjucks.Environment();
+      two.addGlobal('who', 'two');
+      expect(one.renderString(src, {})).toBe('site one: 12');
+      expect(two.renderString(src, {})).toBe('site two: 12');
+      expect(one.renderString(src, { who: 'ctx' })).toBe('site ctx: 12');
+    }),
+  );
 
-  it('renders the same text with each environment’s own globals', () => {
-    const src = 'site {{ who }}: {% for n in [1, 2] %}{{ n }}{% endfor %}';
-    const one = new nunjucks.Environment();
-    one.addGlobal('who', 'one');
-    const two = new nunjucks.Environment();
-    two.addGlobal('who', 'two');
-    expect(one.renderString(src, {})).toBe('site one: 12');
-    expect(two.renderString(src, {})).toBe('site two: 12');
-    expect(one.renderString(src, { who: 'ctx' })).toBe('site ctx: 12');
-  });
+  it(
+    'does not reuse code compiled with an extension where the extension is missing',
+    cached(() => {
+      const src = 'a {% shout %} b';
+      const withTag = new nunjucks.Environment();
+      withTag.addExtension('shout', shoutExtension());
+      expect(withTag.renderString(src, {})).toBe('a SHOUT b');
+      const without = new nunjucks.Environment();
+      expect(() => without.renderString(src, {})).toThrow(/shout/);
+      // And back: the extension's environment still renders it.
+      expect(withTag.renderString(src, {})).toBe('a SHOUT b');
+    }),
+  );
 
-  it('does not reuse code compiled with an extension where the extension is missing', () => {
-    const src = 'a {% shout %} b';
-    const withTag = new nunjucks.Environment();
-    withTag.addExtension('shout', shoutExtension());
-    expect(withTag.renderString(src, {})).toBe('a SHOUT b');
-    const without = new nunjucks.Environment();
-    expect(() => without.renderString(src, {})).toThrow(/shout/);
-    // And back: the extension's environment still renders it.
-    expect(withTag.renderString(src, {})).toBe('a SHOUT b');
-  });
+  it(
+    'keeps templates of different text apart',
+    cached(() => {
+      const env = new nunjucks.Environment();
+      expect(env.renderString('x{{ 1 + 1 }}', {})).toBe('x2');
+      expect(env.renderString('x{{ 2 + 2 }}', {})).toBe('x4');
+    }),
+  );
 
-  it('keeps templates of different text apart', () => {
-    const env = new nunjucks.Environment();
-    expect(env.renderString('x{{ 1 + 1 }}', {})).toBe('x2');
-    expect(env.renderString('x{{ 2 + 2 }}', {})).toBe('x4');
+  it('keeps entries in its own instance, and only while its run lasts', async () => {
+    const original = compiler.compile;
+    const src = 'own {{ 3 + 4 }}';
+    const first = new NunjucksCompileCache();
+    const second = new NunjucksCompileCache();
+    await first.around(() => {
+      expect(new nunjucks.Environment().renderString(src, {})).toBe('own 7');
+      return Promise.resolve();
+    });
+    const kept = first.size;
+    expect(kept).toBeGreaterThan(0);
+    expect(second.size).toBe(0);
+    // Over: Nunjucks' own compile again, and compiling adds nothing to the cache.
+    expect(compiler.compile).toBe(original);
+    expect(new nunjucks.Environment().renderString('after {{ 1 }}', {})).toBe('after 1');
+    expect(first.size).toBe(kept);
+    // Overlapping runs of two instances: each keeps its own, and both end restored.
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const outer = first.around(() => held);
+    await second.around(() => {
+      expect(new nunjucks.Environment().renderString('two {{ 2 }}', {})).toBe('two 2');
+      return Promise.resolve();
+    });
+    release();
+    await outer;
+    expect(second.size).toBeGreaterThan(0);
+    expect(compiler.compile).toBe(original);
+    expect(new nunjucks.Environment().renderString('later {{ 5 }}', {})).toBe('later 5');
+    expect(first.size).toBe(kept);
   });
 });
