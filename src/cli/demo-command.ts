@@ -38,7 +38,7 @@ export function demoCommand(io: CliIo): Command {
         // demo cache afresh instead of mirroring the old port's URLs.
         for (const suffix of ['', '-wal', '-shm'])
           rmSync(`${settings.cache}${suffix}`, { force: true });
-        const progress = createProgressReporter(io.stderr);
+        const progress = await createProgressReporter(io.stderr);
         let built;
         try {
           ({ build: built } = await run({

@@ -1,8 +1,8 @@
 /**
- * Pull progress on stderr: one bar per language × collection on a terminal (cli-progress),
- * one plain line per phase change otherwise (logs, CI). Warnings always get a line.
+ * Pull progress on stderr: one bar per language × collection on a terminal (cli-progress,
+ * `progress-bars.ts`), one plain line per phase change otherwise (logs, CI, a scheduled run).
+ * Warnings always get a line.
  */
-import cliProgress from 'cli-progress';
 import type { PullEvent } from '../index.js';
 
 export interface ProgressReporter {
@@ -11,10 +11,17 @@ export interface ProgressReporter {
   stop(): void;
 }
 
-type Stream = NodeJS.WritableStream & { isTTY?: boolean };
+export type Stream = NodeJS.WritableStream & { isTTY?: boolean };
 
-export function createProgressReporter(stderr: Stream): ProgressReporter {
-  return stderr.isTTY === true ? barReporter(stderr) : lineReporter(stderr);
+/**
+ * The bars' code (cli-progress and the string-width modules it loads, ~43 KB of the bundle and
+ * Node's readline) is loaded only for a terminal: a scheduled run has none, and loading it cost
+ * ~0.02 s of CPU there (test/bench/RESULTS.md, i-noop3).
+ */
+export async function createProgressReporter(stderr: Stream): Promise<ProgressReporter> {
+  if (stderr.isTTY !== true) return lineReporter(stderr);
+  const { barReporter } = await import('./progress-bars.js');
+  return barReporter(stderr);
 }
 
 function lineReporter(stderr: Stream): ProgressReporter {
@@ -39,50 +46,5 @@ function lineReporter(stderr: Stream): ProgressReporter {
       stderr.write(`${key}: ${event.phase}${detail}\n`);
     },
     stop() {},
-  };
-}
-
-function barReporter(stderr: Stream): ProgressReporter {
-  const multibar = new cliProgress.MultiBar(
-    {
-      stream: stderr as NodeJS.WriteStream,
-      format: ' {stream} [{bar}] {value}/{total} {phase}',
-      hideCursor: true,
-      clearOnComplete: false,
-      stopOnComplete: false,
-      autopadding: true,
-      forceRedraw: false,
-    },
-    cliProgress.Presets.shades_classic,
-  );
-  const bars = new Map<string, cliProgress.SingleBar>();
-  let stopped = false;
-  return {
-    onProgress(event) {
-      if (event.type === 'warning') {
-        multibar.log(`warning: ${event.lang}: ${event.message}\n`);
-        return;
-      }
-      const key = `${event.lang}/${event.collection}`.padEnd(12);
-      let bar = bars.get(key);
-      if (bar === undefined) {
-        bar = multibar.create(1, 0, { stream: key, phase: event.phase });
-        bars.set(key, bar);
-      }
-      if (event.phase === 'done') {
-        bar.update(bar.getTotal(), { phase: 'done' });
-        return;
-      }
-      const total = Math.max(event.total ?? 0, event.done, 1);
-      bar.setTotal(total);
-      bar.update(event.done, { phase: event.phase });
-    },
-    stop() {
-      if (stopped) return;
-      stopped = true;
-      // Draw the final state (and warnings still buffered) before the bars stop redrawing.
-      multibar.update();
-      multibar.stop();
-    },
   };
 }

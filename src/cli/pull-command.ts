@@ -19,7 +19,7 @@ export function pullCommand(io: CliIo): Command {
         import('./progress.js'),
       ]);
       const settings = resolveSettings(flags, io.env, io.cwd);
-      const progress = createProgressReporter(io.stderr);
+      const progress = await createProgressReporter(io.stderr);
       const abort = new AbortController();
       // Stops between requests; every committed page stays and the next pull resumes there.
       const stop = (): void =>

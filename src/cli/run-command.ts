@@ -28,7 +28,7 @@ export function runCommand(io: CliIo): Command {
         import('./progress.js'),
       ]);
       const settings = resolveSettings(flags, io.env, io.cwd);
-      const progress = createProgressReporter(io.stderr);
+      const progress = await createProgressReporter(io.stderr);
       let result;
       try {
         result = await run({

@@ -36,12 +36,9 @@ export async function verifyCredentials(
   client: CmsClient,
   options: VerifyOptions = {},
 ): Promise<void> {
-  const userVar = options.names?.user ?? DEFAULT_USER_VAR;
-  const passwordVar = options.names?.password ?? DEFAULT_PASSWORD_VAR;
   if (!client.hasCredentials) {
-    throw new AuthError(
-      `no credentials: set ${userVar} and ${passwordVar} (an application password)`,
-    );
+    const { user, password } = credentialVars(options.names);
+    throw new AuthError(`no credentials: set ${user} and ${password} (an application password)`);
   }
   try {
     await client.get(options.route ?? collectionRoute(ITEM_TYPES[0]!), {
@@ -49,18 +46,41 @@ export async function verifyCredentials(
       per_page: 1,
     });
   } catch (error) {
-    if (error instanceof HttpError && error.status === 403) {
-      throw new AccessError(
-        `${error.method} ${error.url}`,
-        `the site accepted the credentials in ${userVar}/${passwordVar}, but that user may not edit posts (${error.method} ${error.url} answered 403${error.serverCode === undefined ? '' : ` ${error.serverCode}`}); use another user whose role may edit posts, pages and media (an editor or administrator)`,
-        { cause: error },
-      );
-    }
-    if (error instanceof HttpError && error.status === 401) {
-      throw new AuthError(
-        `the site refused the credentials in ${userVar}/${passwordVar} (${error.method} ${error.url} answered ${error.status}); create a new application password and try again`,
-      );
-    }
-    throw error;
+    throw credentialRefusal(error, options.names) ?? error;
   }
+}
+
+/**
+ * What a failed `context=edit` request of a collection says about the credentials: 401 → an
+ * AuthError that does not say which part is wrong; 403 → the credentials are valid but the
+ * user's role may not edit posts (a subscriber): an AccessError naming what was refused;
+ * anything else says nothing about them (undefined). The pull's access check reads the first
+ * collection's total with the same request and words its refusals here too.
+ */
+export function credentialRefusal(
+  error: unknown,
+  names?: CredentialNames,
+): AuthError | AccessError | undefined {
+  if (!(error instanceof HttpError)) return undefined;
+  const { user, password } = credentialVars(names);
+  if (error.status === 403) {
+    return new AccessError(
+      `${error.method} ${error.url}`,
+      `the site accepted the credentials in ${user}/${password}, but that user may not edit posts (${error.method} ${error.url} answered 403${error.serverCode === undefined ? '' : ` ${error.serverCode}`}); use another user whose role may edit posts, pages and media (an editor or administrator)`,
+      { cause: error },
+    );
+  }
+  if (error.status === 401) {
+    return new AuthError(
+      `the site refused the credentials in ${user}/${password} (${error.method} ${error.url} answered ${error.status}); create a new application password and try again`,
+    );
+  }
+  return undefined;
+}
+
+function credentialVars(names: CredentialNames | undefined): { user: string; password: string } {
+  return {
+    user: names?.user ?? DEFAULT_USER_VAR,
+    password: names?.password ?? DEFAULT_PASSWORD_VAR,
+  };
 }

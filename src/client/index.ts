@@ -11,7 +11,7 @@ export type {
 export { clientOptionsFor } from './settings-options.js';
 export { resolveClientOptions, DEFAULT_MAX_BODY_BYTES, DEFAULT_USER_AGENT } from './options.js';
 export type { ClientEvent, ClientOptions, Credentials, ResolvedClientOptions } from './options.js';
-export { basicAuthHeader, verifyCredentials } from './auth.js';
+export { basicAuthHeader, credentialRefusal, verifyCredentials } from './auth.js';
 export type { CredentialNames, VerifyOptions } from './auth.js';
 export {
   SiteIndex,

@@ -84,7 +84,8 @@ export async function buildLanguage(
     topLevelIntact(outDir, store.buildState.topLevelNames(lang));
   const modelStarted = performance.now();
   // Read a window of posts at a time, not held whole, unless the edit path has read it.
-  const { model: built, warnings } = read ?? languageModel(store, settings, job, true);
+  const { model: built, warnings } =
+    read ?? languageModel(store, settings, job, { streamPosts: true });
   const modelSeconds = (performance.now() - modelStarted) / 1000;
   store.buildState.markWriting(lang);
   const report = await buildFromModel(built, {
@@ -119,8 +120,12 @@ export function languageModel(
   store: Store,
   settings: Settings,
   job: LanguageJob,
-  streamPosts = false,
+  options: {
+    /** Read the posts a window at a time (a full build) instead of whole. @default false */
+    readonly streamPosts?: boolean;
+  } = {},
 ): ModelFromStore {
+  const { streamPosts = false } = options;
   return modelFromStore(store, {
     lang: job.lang,
     languages: job.languages.map((code) => ({ lang: code })),

@@ -6,13 +6,14 @@
  * `context=edit`; an author: 400 `rest_forbidden_status` on unpublished pages); finding that
  * out after posts were stored would leave a half pull behind.
  */
-import { verifyCredentials, type CmsClient } from '../client/index.js';
+import { credentialRefusal, verifyCredentials, type CmsClient } from '../client/index.js';
 import type { CredentialNames } from '../client/auth.js';
-import { AccessError, HttpError } from '../errors.js';
+import { AccessError, AuthError, HttpError } from '../errors.js';
 import type { ItemType } from '../store/index.js';
 import { collectionRoute, ITEM_TYPES } from '../collections.js';
 import { collectionFilter } from './collections.js';
 import { fetchList } from './list-fetch.js';
+import { settleAll } from './settle-all.js';
 
 export interface AccessCheckOptions {
   readonly names: Required<CredentialNames>;
@@ -21,9 +22,12 @@ export interface AccessCheckOptions {
 }
 
 /**
- * Checks the credentials and the edit-mode filter of every collection (one `per_page=1`
- * request each). Returns each collection's `X-CMS-Total` under that filter (a pull that
- * changes nothing reuses it instead of counting again). Anonymous: no request, no totals.
+ * Checks the credentials and the edit-mode filter of every collection: one `per_page=1`
+ * request each, all at once. The first collection's request is the credentials check itself
+ * (`context=edit`), so it needs no request of its own. Returns each collection's `X-CMS-Total`
+ * under that filter (a pull that changes nothing reuses it instead of counting again).
+ * Anonymous: no request, no totals. A wrong password is reported as such, whichever answer
+ * came first.
  */
 export async function checkAccess(
   client: CmsClient,
@@ -31,21 +35,10 @@ export async function checkAccess(
 ): Promise<ReadonlyMap<ItemType, number | undefined>> {
   const totals = new Map<ItemType, number | undefined>();
   if (!client.hasCredentials) return totals;
-  // The first collection is read in context=edit by the credentials check itself.
-  const [verified, ...rest] = ITEM_TYPES as [ItemType, ...ItemType[]];
-  try {
-    await verifyCredentials(client, { names: options.names, route: collectionRoute(verified) });
-  } catch (error) {
-    if (error instanceof AccessError) {
-      throw new AccessError(error.refused, `${error.message}${otherwise(options)}`, {
-        cause: error,
-      });
-    }
-    throw error;
-  }
-  // A role that may edit the first collection may list all its statuses: the others are asked.
-  await Promise.all(
-    rest.map(async (type) => {
+  const [verified] = ITEM_TYPES as [ItemType, ...ItemType[]];
+  // settleAll reports the first failure in this order: the credentials check's comes first.
+  await settleAll(
+    ITEM_TYPES.map(async (type) => {
       try {
         const list = await fetchList(client, collectionRoute(type), {
           ...collectionFilter(type, 'edit'),
@@ -53,12 +46,43 @@ export async function checkAccess(
         });
         totals.set(type, list.total);
       } catch (error) {
+        if (type === verified) throw await credentialsFailure(client, type, error, options);
         if (isRefusal(error)) throw refused(error, type, options);
         throw error;
       }
     }),
   );
   return totals;
+}
+
+/**
+ * The error of the first collection's request, the credentials check. A 401 or 403 settles
+ * it. A 400 that refuses the status filter does not: deployed servers answer it to a wrong
+ * password (read as anonymous) as to a role that may not list unpublished items, so the plain
+ * `context=edit` check is asked then, to tell the two apart.
+ */
+async function credentialsFailure(
+  client: CmsClient,
+  type: ItemType,
+  error: unknown,
+  options: AccessCheckOptions,
+): Promise<unknown> {
+  let failure = credentialRefusal(error, options.names);
+  if (failure === undefined && isRefusal(error)) {
+    try {
+      await verifyCredentials(client, { names: options.names, route: collectionRoute(type) });
+      return refused(error, type, options);
+    } catch (check) {
+      if (!(check instanceof AuthError || check instanceof AccessError)) return check;
+      failure = check;
+    }
+  }
+  if (failure instanceof AccessError) {
+    return new AccessError(failure.refused, `${failure.message}${otherwise(options)}`, {
+      cause: failure,
+    });
+  }
+  return failure ?? error;
 }
 
 /** 401/403, or a 400 whose `status` parameter was refused for this user. */

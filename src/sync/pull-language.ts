@@ -28,7 +28,7 @@ import type { PullMode } from './collections.js';
 import type { MediaFetcher } from './media-fetcher.js';
 import type { PullCounters, PullEvent } from './pull-summary.js';
 import { syncRevisions } from './revisions-sync.js';
-import { settleAll } from './settle-all.js';
+import { settleAll, settleInOrder } from './settle-all.js';
 import {
   fetchSeoConfiguration,
   indexSummary,
@@ -37,16 +37,24 @@ import {
   type SeoInfo,
 } from './site-info.js';
 
-/** What the checks up front learnt: the index, and each collection's total under the pull's filter. */
+/**
+ * What the checks up front learnt: the index, each collection's total under the pull's filter,
+ * and the site's seo configuration (credentialed pulls only).
+ */
 export interface PreparedLanguage {
   readonly index: SiteIndex;
   readonly body: Record<string, unknown>;
   readonly totals: ReadonlyMap<ItemType, number | undefined>;
+  readonly seo: SeoInfo | undefined;
 }
 
 /**
  * Reads the index and checks access, writing nothing: a wrong URL, a wrong password or a role
- * that may not read what the pull asks for stops here, before any cache file exists.
+ * that may not read what the pull asks for stops here, before any cache file exists. The
+ * index comes first: a URL that is not a cms-json site gets no other request (credentials
+ * included). Then the checks (each collection's total, the first one's request checking the
+ * credentials) and the seo configuration go out at once: a no-op pull waits for two answers
+ * in a row here, not four; a wrong password is reported before a refusal.
  */
 export async function prepareLanguage(
   client: CmsClient,
@@ -62,13 +70,13 @@ export async function prepareLanguage(
     }
   }
   const { index, body } = await readSiteIndex(client, needs);
-  // Deployed servers answer public routes to a wrong password as if anonymous: without this
-  // check a pull with a mistyped password would quietly mirror only published content.
-  const totals = await checkAccess(client, {
-    names: options.credentialNames,
-    backup: options.backup,
-  });
-  return { index, body, totals };
+  const [totals, seo] = await settleInOrder([
+    // Deployed servers answer public routes to a wrong password as if anonymous: without this
+    // check a pull with a mistyped password would quietly mirror only published content.
+    checkAccess(client, { names: options.credentialNames, backup: options.backup }),
+    client.hasCredentials ? fetchSeoConfiguration(client) : Promise.resolve(undefined),
+  ] as const);
+  return { index, body, totals, seo };
 }
 
 export interface LanguagePullDeps {
@@ -89,10 +97,8 @@ export interface LanguagePullDeps {
 
 export async function pullLanguage(deps: LanguagePullDeps): Promise<void> {
   const { client, store, lang } = deps;
-  const { index, body, totals } = deps.prepared;
+  const { index, body, totals, seo } = deps.prepared;
   const mode: PullMode = client.hasCredentials ? 'edit' : 'view';
-  let seo: SeoInfo | undefined;
-  if (client.hasCredentials) seo = await fetchSeoConfiguration(client);
   const summary = indexSummary(body);
   store.siteInfo.set(lang, siteInfoDocument(lang, summary, seo, store.siteInfo.get(lang)?.data));
 

@@ -15,7 +15,7 @@ const HEAVY =
 
 /**
  * Start-up cost (issue 17): a run or a pull that finds nothing changed on the site loads no
- * HTML parser, no Pagefind and no Eleventy. The CLI runs in a child process of its own with a
+ * HTML parser, no Pagefind and no Eleventy, and without a terminal no progress bars. The CLI runs in a child process of its own with a
  * `--import` hook that records every module the ES loader resolves; the same hook sees them in
  * the first run, which has everything to transform, so it can tell.
  */
@@ -56,6 +56,8 @@ describe('modules a command loads', () => {
     const noOp = await tracedCli(run, join(temp.dir, 'no-op.txt'));
     expect(noOp.some((url) => url.includes('/src/operations/run.ts'))).toBe(true);
     expect(noOp.filter((url) => HEAVY.test(url))).toEqual([]);
+    // stderr is a pipe here, as in a scheduled run: progress is plain lines, no bars' code.
+    expect(noOp.filter((url) => url.includes('/node_modules/cli-progress/'))).toEqual([]);
 
     const pull = await tracedCli(['pull', ...common, '--json'], join(temp.dir, 'pull.txt'));
     expect(pull.some((url) => url.includes('/src/sync/pull.ts'))).toBe(true);

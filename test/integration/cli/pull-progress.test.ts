@@ -27,9 +27,9 @@ const events: PullEvent[] = [
 ];
 
 describe('pull progress on stderr', () => {
-  it('prints one plain line per phase change (and every warning) when stderr is not a terminal', () => {
+  it('prints one plain line per phase change (and every warning) when stderr is not a terminal', async () => {
     const stderr = sink(false);
-    const reporter = createProgressReporter(stderr);
+    const reporter = await createProgressReporter(stderr);
     for (const event of events) reporter.onProgress(event);
     reporter.stop();
     expect(stderr.text().trim().split('\n')).toEqual([
@@ -40,9 +40,9 @@ describe('pull progress on stderr', () => {
     ]);
   });
 
-  it('draws a bar per language x collection on a terminal', () => {
+  it('draws a bar per language x collection on a terminal', async () => {
     const stderr = sink(true);
-    const reporter = createProgressReporter(stderr);
+    const reporter = await createProgressReporter(stderr);
     for (const event of events) reporter.onProgress(event);
     reporter.onProgress({
       type: 'progress',

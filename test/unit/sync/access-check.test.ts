@@ -53,7 +53,9 @@ describe('checkAccess against the reference site', () => {
     const { site } = fixture;
     site.control.clearLog();
     const totals = await checkAccess(client(site.credentials), { names, backup: true });
-    expect(new Set(totals.keys())).toEqual(new Set(['pages', 'media']));
+    expect(new Set(totals.keys())).toEqual(new Set(['posts', 'pages', 'media']));
+    // The credentials check is the posts total: no request of its own.
+    expect(totals.get('posts')).toBe(site.control.listItems('pl', 'posts').length);
     expect(totals.get('pages')).toBe(site.control.listItems('pl', 'pages').length);
     expect(totals.get('media')).toBe(site.control.listItems('pl', 'media').length);
     const asked = site.requests.map(
@@ -64,10 +66,12 @@ describe('checkAccess against the reference site', () => {
       '/cms/v2/pages edit 1',
       '/cms/v2/posts edit 1',
     ]);
-    // Pages are asked for with every status a backup holds (drafts and trash too).
-    const pages = site.requests.find((r) => r.path === '/cms/v2/pages')!;
-    expect(String(pages.query['status[]'] ?? pages.query['status'])).toMatch(/draft/);
-    expect(String(pages.query['status[]'] ?? pages.query['status'])).toMatch(/trash/);
+    // Posts and pages are asked for with every status a backup holds (drafts and trash too).
+    for (const path of ['/cms/v2/posts', '/cms/v2/pages']) {
+      const asked = site.requests.find((r) => r.path === path)!;
+      expect(String(asked.query['status[]'] ?? asked.query['status'])).toMatch(/draft/);
+      expect(String(asked.query['status[]'] ?? asked.query['status'])).toMatch(/trash/);
+    }
   });
 
   it('a subscriber: refused on the first collection, the advice names the way out', async () => {
@@ -134,7 +138,7 @@ describe('checkAccess against a scripted site', () => {
   });
 
   async function check(
-    answers: Record<string, ScriptedAnswer>,
+    answers: Record<string, ScriptedAnswer | ((url: URL) => ScriptedAnswer)>,
     backup = false,
   ): Promise<ReadonlyMap<string, number | undefined>> {
     server = await startScriptedSite({ posts: listAnswer(3), ...answers });
@@ -149,13 +153,13 @@ describe('checkAccess against a scripted site', () => {
   }
 
   async function refusal(
-    answers: Record<string, ScriptedAnswer>,
+    answers: Record<string, ScriptedAnswer | ((url: URL) => ScriptedAnswer)>,
     backup = false,
   ): Promise<unknown> {
     return check(answers, backup).catch((e: unknown) => e);
   }
 
-  it('returns what each other collection totals (undefined when the site sends no total)', async () => {
+  it('returns what each collection totals (undefined when the site sends no total)', async () => {
     const totals = await check({
       pages: listAnswer(0),
       media: { status: 200, body: [] },
@@ -163,7 +167,52 @@ describe('checkAccess against a scripted site', () => {
     expect([...totals.entries()].sort()).toEqual([
       ['media', undefined],
       ['pages', 0],
+      ['posts', 3],
     ]);
+    // Three requests: the posts total is the credentials check.
+    expect(server?.requests).toHaveLength(3);
+  });
+
+  /** A status refusal of posts as deployed servers send it (`data.status` 401 or 403). */
+  const statusRefused = (status: number): ScriptedAnswer =>
+    restError(400, 'rest_invalid_param', {
+      status: { code: 'rest_forbidden_status', data: { status } },
+    });
+
+  it('a wrong password answered as anonymous (posts statuses refused): asks the plain check, and says the credentials were refused', async () => {
+    const error = await refusal({
+      posts: (url) =>
+        url.searchParams.has('status[]') || url.searchParams.has('status')
+          ? statusRefused(401)
+          : restError(401, 'rest_forbidden_context'),
+      pages: statusRefused(401),
+      media: listAnswer(2),
+    });
+    expect(error).toBeInstanceOf(AuthError);
+    expect((error as AuthError).message).toMatch(/refused the credentials in SITE_USER\/SITE_PASS/);
+    // The total, then the plain `context=edit` check that told the two apart.
+    const posts = server!.requests.filter((r) => r.url.startsWith('/pl/cms-json/cms/v2/posts'));
+    expect(posts).toHaveLength(2);
+    expect(posts[1]!.url).not.toMatch(/status/);
+  });
+
+  it('posts statuses refused to a user whose credentials hold: names the refused posts listing', async () => {
+    const error = await refusal(
+      {
+        posts: (url) =>
+          url.searchParams.has('status[]') || url.searchParams.has('status')
+            ? statusRefused(403)
+            : listAnswer(3),
+        pages: listAnswer(1),
+        media: listAnswer(2),
+      },
+      true,
+    );
+    expect(error).toBeInstanceOf(AccessError);
+    expect((error as AccessError).message).toContain(
+      'but that user may not list posts that are not published',
+    );
+    expect((error as AccessError).refused).toMatch(/\/cms\/v2\/posts\?.*status/);
   });
 
   it('names a 403 on a later collection as edit-mode reading refused, with the server code', async () => {
