@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startReferenceProcess } from '../../src/cli/reference-process.js';
 import { credentialEnv } from '../helpers/cli-args.js';
+import { editPostTitle } from './post-edit.js';
 import { load, timed, type Timed } from './process-tree.js';
 
 const [postsText, pairsText, cliA, cliB] = process.argv.slice(2);
@@ -45,7 +46,6 @@ async function main(): Promise<void> {
   const site = await startReferenceProcess(['--posts', String(POSTS)]);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ab-edit-run-'));
   const env = credentialEnv(site);
-  const auth = `Basic ${Buffer.from(`${site.credentials.user}:${site.credentials.password}`).toString('base64')}`;
   const pipeline = path.join(dir, 'pipeline.yaml');
   fs.writeFileSync(pipeline, 'http:\n  requestsPerSecond: 0\n');
   const sides = { A: cliA!, B: cliB! };
@@ -84,12 +84,7 @@ async function main(): Promise<void> {
     for (let pair = 0; pair < PAIRS; pair++) {
       const post = posts[pair];
       if (!post) throw new Error('no post to edit');
-      const edited = await fetch(`${site.url}/pl/cms-json/cms/v2/posts/${post.id}`, {
-        method: 'POST',
-        headers: { authorization: auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ title: `Edited title ${Date.now()}` }),
-      });
-      if (!edited.ok) throw new Error(`edit failed: ${edited.status}`);
+      await editPostTitle(site, post.id);
       const order: ('A' | 'B')[] = pair % 2 === 0 ? ['A', 'B'] : ['B', 'A'];
       for (const side of order) {
         const before = load();

@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startReferenceProcess } from '../../src/cli/reference-process.js';
 import { credentialEnv } from '../helpers/cli-args.js';
+import { editPostTitle } from './post-edit.js';
 import { MAIN, runCompiledCli } from './compiled-cli.js';
 
 const POSTS = Number(process.argv[2] ?? 10_000);
@@ -64,7 +65,6 @@ async function main(): Promise<void> {
       ...['--cache', path.join(dir, 'cache.sqlite'), '--out', path.join(dir, 'output')],
     ];
     const env = credentialEnv(site);
-    const auth = `Basic ${Buffer.from(`${site.credentials.user}:${site.credentials.password}`).toString('base64')}`;
 
     const rows: string[] = [];
     const row = (name: string, result: { wall: number; json: RunJson }, note = ''): void => {
@@ -100,12 +100,7 @@ async function main(): Promise<void> {
     );
     const [post] = (await listed.json()) as { id: number }[];
     if (!post) throw new Error('no post to edit');
-    const edited = await fetch(`${site.url}/pl/cms-json/cms/v2/posts/${post.id}`, {
-      method: 'POST',
-      headers: { authorization: auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ title: `Edited title ${Date.now()}` }),
-    });
-    if (!edited.ok) throw new Error(`edit failed: ${edited.status}`);
+    await editPostTitle(site, post.id);
     const one = await runChild(args, env);
     row(
       'run after one edited post title',
