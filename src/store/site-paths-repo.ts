@@ -86,26 +86,22 @@ export class SitePathsRepo {
   }
 
   /**
-   * Claims a path (compared as the caller folded it) during an assignment: false when it was
-   * claimed already. Kept in a temporary table (on disk, in SQLite's own cache), not in memory.
+   * Stores the rows `place` makes of `items`, in one write: `place` gets a `take` that claims a
+   * path (compared as the caller folded it) and answers false when it was claimed already.
+   * Claims are kept in a temporary table (on disk, in SQLite's own cache), not in memory.
    */
-  take(folded: string): boolean {
-    return (
-      this.#ctx.write(
-        () =>
-          this.#ctx
-            .stmt('INSERT OR IGNORE INTO temp.site_paths_taken (folded) VALUES (?)')
-            .run(folded).changes,
-        'claiming a site path',
-      ) === 1
-    );
-  }
-
-  put(lang: string, row: SitePathRow): void {
+  placeAll<T>(
+    lang: string,
+    items: readonly T[],
+    place: (item: T, take: (folded: string) => boolean) => SitePathRow,
+  ): void {
+    const claim = this.#ctx.stmt('INSERT OR IGNORE INTO temp.site_paths_taken (folded) VALUES (?)');
     const insert = this.#ctx.stmt(`INSERT INTO site_paths
       (lang, type, id, link, link_key, site_path, fallback) VALUES (?, ?, ?, ?, ?, ?, ?)`);
-    this.#ctx.write(
-      () =>
+    const take = (folded: string): boolean => claim.run(folded).changes === 1;
+    this.#ctx.write(() => {
+      for (const item of items) {
+        const row = place(item, take);
         insert.run(
           lang,
           row.type,
@@ -114,9 +110,9 @@ export class SitePathsRepo {
           row.linkKey,
           row.sitePath,
           row.fallback ? 1 : 0,
-        ),
-      'storing a site path',
-    );
+        );
+      }
+    }, 'storing site paths');
   }
 
   /** Records the state of a complete assignment, and empties the scratch set of taken paths. */

@@ -8,6 +8,7 @@
 import { BUILT_TYPES, collectionOf } from '../collections.js';
 import type { Store } from '../store/index.js';
 import type { PublicItemSummary } from '../store/items-repo.js';
+import type { SitePathRow } from '../store/site-paths-repo.js';
 import { fallbackSitePath, foldedPath, usablePath } from './item-site-paths.js';
 import { sortedPathsDigest } from './paths-digest.js';
 import { pageFileOf, removedPages } from './removed-link-targets.js';
@@ -53,7 +54,7 @@ export function storeSitePaths(store: Store, lang: string, homeUrl: string): Sto
     const flush = (): void => {
       const chunk = batch;
       batch = [];
-      store.transaction(() => chunk.forEach((item) => placeItem(store, lang, homeUrl, item)));
+      store.sitePaths.placeAll(lang, chunk, (item, take) => rowOf(item, homeUrl, take));
     };
     for (const item of store.items.iteratePublicSummaries(lang, type, BATCH)) {
       batch.push(item);
@@ -67,21 +68,25 @@ export function storeSitePaths(store: Store, lang: string, homeUrl: string): Sto
 }
 
 /**
- * One item, in `assignSitePaths`'s order: its URL path when usable and not yet taken, else
- * its fallback. A fallback is stored at once but never claims a path: in `assignSitePaths`
- * fallbacks come after every URL path, so none can take a path from a later item's URL.
+ * One item's row, in `assignSitePaths`'s order: its URL path when usable and not yet taken,
+ * else its fallback. A fallback never claims a path: in `assignSitePaths` fallbacks come
+ * after every URL path, so none can take a path from a later item's URL.
  */
-function placeItem(store: Store, lang: string, homeUrl: string, item: PublicItemSummary): void {
+function rowOf(
+  item: PublicItemSummary,
+  homeUrl: string,
+  take: (folded: string) => boolean,
+): SitePathRow {
   const usable = item.link ? usablePath(item.link, homeUrl) : undefined;
-  const placed = usable !== undefined && store.sitePaths.take(foldedPath(usable));
-  store.sitePaths.put(lang, {
+  const placed = usable !== undefined && take(foldedPath(usable));
+  return {
     type: item.type,
     id: item.id,
     link: item.link,
     linkKey: item.link ? (urlKey(item.link) ?? null) : null,
     sitePath: placed ? usable : fallbackSitePath(item.type, item.id),
     fallback: !placed,
-  });
+  };
 }
 
 /**
