@@ -6,6 +6,7 @@ import { defaultTemplatesDir } from '../site/templates-dir.js';
 import type { Settings } from '../config/settings.js';
 import { InputError, InterruptedError } from '../errors.js';
 import { locateCheckoutFile } from '../push/index.js';
+import { KeptSessions } from '../push/kept-sessions.js';
 import { ChangeQueue, type ChangeBatch, type ChangeKind } from './change-queue.js';
 import { pushFiles, recordFiles } from './saved-files.js';
 import {
@@ -146,6 +147,9 @@ class CheckoutWatch {
   readonly #actions: WatchActions;
   // Aborts a running pull on stop (between requests: what it committed stays).
   readonly #pullAbort = new AbortController();
+  // The site's index read, the credentials checked and the connection opened once per watch,
+  // not before every save (see KeptSessions for when they are read again).
+  readonly #sessions = new KeptSessions();
   #chain: Promise<void> = Promise.resolve();
   #timer: NodeJS.Timeout | undefined;
   #pullTimer: NodeJS.Timeout | undefined;
@@ -192,6 +196,7 @@ class CheckoutWatch {
     await watcher.close();
     // Let the running action finish (actions not started yet are dropped: files stay saved).
     await this.#chain;
+    await this.#sessions.forget();
   }
 
   #enqueue(task: () => Promise<void>): void {
@@ -235,7 +240,7 @@ class CheckoutWatch {
     let changes: Map<string, number> | undefined;
     if (batch.files.length > 0) {
       changes = this.#options.push
-        ? await pushFiles(settings, this.#dir, batch.files, onLine)
+        ? await pushFiles(settings, this.#dir, batch.files, onLine, this.#sessions)
         : recordFiles(settings, this.#dir, batch.files, onLine);
     }
     if (batch.templates) await this.#rebuild({ templates: true });
