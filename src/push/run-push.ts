@@ -4,7 +4,8 @@ import { checkSettingsTransport, type Credentials, type Settings } from '../conf
 import { openStore, type Store } from '../store/index.js';
 import { CHECKOUT_TYPES, type CheckoutType } from '../collections.js';
 import { emptyPushSummary, sendQueuedEdits, type PushSummary } from './push.js';
-import { recordDeletes, recordFileEdits } from './record-edits.js';
+import { closeSessions, type KeptSessions } from './kept-sessions.js';
+import { recordDeletes, recordFileEdits, type RecordEditsSummary } from './record-edits.js';
 import { resolveConflict, writeRemoteCopies } from './remote-copies.js';
 import { openSiteSession, PUSH_NEEDS, type SiteSession } from './site-session.js';
 
@@ -33,6 +34,16 @@ export interface RunPushOptions {
    * to the site's version in `FILE.remote.html`, so the file is sent against it.
    */
   readonly resolve?: readonly string[];
+  /**
+   * The files' edits, already recorded by the caller in this `store` (watch records them to
+   * see whether anything is queued): not read and recorded a second time. @default recorded here
+   */
+  readonly recorded?: RecordEditsSummary;
+  /**
+   * Sessions the caller keeps open between pushes (watch): used, or opened and kept, and left
+   * open. @default opened for this push and closed after it
+   */
+  readonly sessions?: KeptSessions;
 }
 
 export interface RunPushReport extends PushSummary {
@@ -57,17 +68,20 @@ export async function runPush(
   const dir = options.dir ?? settings.push.dir;
   const store = options.store ?? openStore(settings.cache);
   const sessions = new Map<string, Promise<SiteSession>>();
+  const kept = options.sessions;
   const runId = store.runs.start('push');
   try {
     const languages = settings.languages.length > 0 ? settings.languages : store.items.langs();
     for (const file of options.resolve ?? []) resolveConflict(store, file);
     const remoteCopies = writeRemoteCopies(store, languages);
-    const recorded = recordFileEdits({
-      store,
-      dir,
-      languages,
-      ...(options.files ? { files: options.files } : {}),
-    });
+    const recorded =
+      options.recorded ??
+      recordFileEdits({
+        store,
+        dir,
+        languages,
+        ...(options.files ? { files: options.files } : {}),
+      });
     const report: RunPushReport = {
       ...emptyPushSummary(),
       fileProblems: recorded.problems.map((problem) => ({
@@ -88,7 +102,7 @@ export async function runPush(
       store,
       dir,
       languages,
-      session: sessionOpener(settings, { site, credentials }, sessions),
+      session: sessionOpener(settings, { site, credentials }, kept ?? sessions),
       fileHashes: recorded.hashes,
       ...(options.force !== undefined ? { force: options.force } : {}),
       ...(options.dryRun !== undefined ? { dryRun: options.dryRun } : {}),
@@ -104,42 +118,40 @@ export async function runPush(
     });
     throw error;
   } finally {
-    await closeSessions(sessions);
+    await closeSessions(sessions.values());
     if (options.store === undefined) store.close();
   }
 }
 
-/** One site session per language, opened (and its credentials checked) on first use. */
+/**
+ * One site session per language, opened (and its credentials checked) on first use: kept in
+ * the caller's `KeptSessions`, else in this push's own map (closed when the push ends).
+ */
 function sessionOpener(
   settings: Settings,
   target: { readonly site: string; readonly credentials: Credentials },
-  sessions: Map<string, Promise<SiteSession>>,
+  sessions: KeptSessions | Map<string, Promise<SiteSession>>,
 ): (lang: string) => Promise<SiteSession> {
+  const open = (lang: string): Promise<SiteSession> =>
+    openSiteSession({
+      site: target.site,
+      lang,
+      credentials: target.credentials,
+      http: settings.http,
+      needs: PUSH_NEEDS,
+    }).then(async (opened) => {
+      await verifyCredentials(opened.client, { names: settings.credentialNames });
+      return opened;
+    });
+  if (!(sessions instanceof Map)) return (lang) => sessions.get(lang, () => open(lang));
   return (lang) => {
     let session = sessions.get(lang);
     if (!session) {
-      session = openSiteSession({
-        site: target.site,
-        lang,
-        credentials: target.credentials,
-        http: settings.http,
-        needs: PUSH_NEEDS,
-      }).then(async (opened) => {
-        await verifyCredentials(opened.client, { names: settings.credentialNames });
-        return opened;
-      });
+      session = open(lang);
       sessions.set(lang, session);
     }
     return session;
   };
-}
-
-async function closeSessions(sessions: Map<string, Promise<SiteSession>>): Promise<void> {
-  await Promise.all(
-    [...sessions.values()].map((session) =>
-      session.then((opened) => opened.client.close()).catch(() => undefined),
-    ),
-  );
 }
 
 /** The run's recorded status: invalid edits fail it, conflicts and refusals make it partial. */

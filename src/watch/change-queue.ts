@@ -32,6 +32,24 @@ export interface ChangeBatch {
   readonly templates: boolean;
 }
 
+/**
+ * When a reported change happened, for {@link ChangeQueue.add}. The watcher reports a write
+ * only once the file has been still for a while (chokidar's `awaitWriteFinish`), so the quiet
+ * time is counted from the file's last modification (`mtimeMs`), not from the report: the
+ * debounce is not waited a second time on top of the stillness. Never later than the report,
+ * and at most `settleMs` (the longest the watcher's stillness check takes) before it: an mtime
+ * set by hand (a copy that keeps times) is not when the file was written, and a burst of such
+ * files must still be grouped as their reports come.
+ */
+export function changedAt(
+  reportedAt: number,
+  mtimeMs: number | undefined,
+  settleMs: number,
+): number {
+  if (mtimeMs === undefined || !Number.isFinite(mtimeMs)) return reportedAt;
+  return Math.min(reportedAt, Math.max(mtimeMs, reportedAt - settleMs));
+}
+
 export class ChangeQueue {
   readonly debounceMs: number;
   readonly maxWaitMs: number;
@@ -65,7 +83,8 @@ export class ChangeQueue {
       this.#files.set(file, event === 'remove' ? 'removed' : 'changed');
     }
     this.#firstAt ??= now;
-    this.#lastAt = now;
+    // Times may come from the files' mtimes (`changedAt`): not always in the order reported.
+    this.#lastAt = Math.max(this.#lastAt ?? now, now);
   }
 
   get pending(): boolean {

@@ -1,4 +1,5 @@
 import type { Settings } from '../config/settings.js';
+import type { KeptSessions } from '../push/kept-sessions.js';
 import { locateCheckoutFile, recordFileEdits, runPush, type RunPushReport } from '../push/index.js';
 import { openStore } from '../store/index.js';
 
@@ -26,12 +27,17 @@ export function recordFiles(
   return undefined;
 }
 
-/** Records and pushes; returns the items written per language (for the rebuild). */
+/**
+ * Records and pushes; returns the items written per language (for the rebuild). `sessions`
+ * are the watch's, kept between pushes; forgotten after a push that threw (the site down, the
+ * credentials refused...), so that the next push reads the site's index and checks them again.
+ */
 export async function pushFiles(
   settings: Settings,
   dir: string,
   files: readonly string[],
   onLine: (line: string) => void,
+  sessions?: KeptSessions,
 ): Promise<Map<string, number>> {
   const store = openStore(settings.cache);
   try {
@@ -41,7 +47,17 @@ export async function pushFiles(
     const queued =
       store.edits.list({ state: 'pending' }).length + store.edits.list({ state: 'failed' }).length;
     if (recorded.problems.length === 0 && queued === 0) return new Map();
-    const report = await runPush(settings, { dir, files, store });
+    let report: RunPushReport;
+    try {
+      // The edits just recorded are what runPush would record again from the same files.
+      report = await runPush(settings, {
+        ...{ dir, files, store, recorded },
+        ...(sessions ? { sessions } : {}),
+      });
+    } catch (error) {
+      await sessions?.forget();
+      throw error;
+    }
     onLine(describePush(report));
     const written = report.created + report.updated + report.trashed;
     const changes = new Map<string, number>();

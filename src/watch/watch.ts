@@ -6,7 +6,8 @@ import { defaultTemplatesDir } from '../site/templates-dir.js';
 import type { Settings } from '../config/settings.js';
 import { InputError, InterruptedError } from '../errors.js';
 import { locateCheckoutFile } from '../push/index.js';
-import { ChangeQueue, type ChangeBatch, type ChangeKind } from './change-queue.js';
+import { KeptSessions } from '../push/kept-sessions.js';
+import { changedAt, ChangeQueue, type ChangeBatch, type ChangeKind } from './change-queue.js';
 import { pushFiles, recordFiles } from './saved-files.js';
 import {
   pullHook,
@@ -61,8 +62,8 @@ export async function watchCheckouts(options: WatchOptions): Promise<void> {
   const kept = options.rebuild === undefined ? keptBuildWorkers() : undefined;
   const actions = resolveActions(options, kept);
   const watch = new CheckoutWatch(options, dir, actions);
-  const watcher = await startFileWatcher(dir, actions.templates, (kind, file) =>
-    watch.fileEvent(kind, file),
+  const watcher = await startFileWatcher(dir, actions.templates, (kind, file, mtimeMs) =>
+    watch.fileEvent(kind, file, mtimeMs),
   );
   kept?.warm();
   options.onReady?.();
@@ -114,22 +115,35 @@ function resolveActions(
   return { rebuild, templates, pull: options.pull ?? pullHook(settings) };
 }
 
-/** Chokidar, once ready: every add, change and removal under the dirs, reported as it comes. */
+/**
+ * Our own atomic writes (and editors') land as a rename: a change is reported once the file
+ * is still. The queue's debounce then groups a burst; this only has to see one file settle.
+ */
+const STILLNESS = { stabilityThreshold: 30, pollInterval: 10 } as const;
+
+/**
+ * The longest from a file's last write to its report: the stillness, a poll to notice it
+ * started and one to see it end (`changedAt`).
+ */
+const SETTLE_MS = STILLNESS.stabilityThreshold + 2 * STILLNESS.pollInterval;
+
+/**
+ * Chokidar, once ready: every add, change and removal under the dirs, reported as it comes,
+ * with the file's modification time when it has one (see `changedAt`).
+ */
 async function startFileWatcher(
   dir: string,
   templates: string | undefined,
-  onEvent: (kind: 'change' | 'remove', file: string) => void,
+  onEvent: (kind: 'change' | 'remove', file: string, mtimeMs?: number) => void,
 ): Promise<FSWatcher> {
   const watcher: FSWatcher = chokidarWatch(templates === undefined ? [dir] : [dir, templates], {
     ignoreInitial: true,
-    // Our own atomic writes (and editors') land as a rename: wait until the file is still.
-    // The queue's debounce then groups a burst; this only has to see one file settle.
-    awaitWriteFinish: { stabilityThreshold: 30, pollInterval: 10 },
+    awaitWriteFinish: STILLNESS,
     ignored: (file) => path.basename(file).startsWith('.'),
   });
   watcher
-    .on('add', (file) => onEvent('change', file))
-    .on('change', (file) => onEvent('change', file))
+    .on('add', (file, stats) => onEvent('change', file, stats?.mtimeMs))
+    .on('change', (file, stats) => onEvent('change', file, stats?.mtimeMs))
     .on('unlink', (file) => onEvent('remove', file));
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   return watcher;
@@ -146,6 +160,9 @@ class CheckoutWatch {
   readonly #actions: WatchActions;
   // Aborts a running pull on stop (between requests: what it committed stays).
   readonly #pullAbort = new AbortController();
+  // The site's index read, the credentials checked and the connection opened once per watch,
+  // not before every save (see KeptSessions for when they are read again).
+  readonly #sessions = new KeptSessions();
   #chain: Promise<void> = Promise.resolve();
   #timer: NodeJS.Timeout | undefined;
   #pullTimer: NodeJS.Timeout | undefined;
@@ -162,15 +179,18 @@ class CheckoutWatch {
     });
   }
 
-  /** A content file or a template changed (or went): queued, and the batch timer set. */
-  fileEvent(kind: 'change' | 'remove', file: string): void {
+  /**
+   * A content file or a template changed (or went): queued as changed when it was last
+   * written (`changedAt`), and the batch timer set.
+   */
+  fileEvent(kind: 'change' | 'remove', file: string, mtimeMs?: number): void {
     const absolute = path.resolve(file);
     const templates = this.#actions.templates;
     let type: ChangeKind | undefined;
     if (templates !== undefined && isInside(templates, absolute)) type = 'template';
     else if (locateCheckoutFile(this.#dir, absolute) !== undefined) type = 'content';
     if (type === undefined) return;
-    this.queue.add(absolute, type, Date.now(), kind);
+    this.queue.add(absolute, type, changedAt(Date.now(), mtimeMs, SETTLE_MS), kind);
     this.#schedule();
   }
 
@@ -192,6 +212,7 @@ class CheckoutWatch {
     await watcher.close();
     // Let the running action finish (actions not started yet are dropped: files stay saved).
     await this.#chain;
+    await this.#sessions.forget();
   }
 
   #enqueue(task: () => Promise<void>): void {
@@ -235,7 +256,7 @@ class CheckoutWatch {
     let changes: Map<string, number> | undefined;
     if (batch.files.length > 0) {
       changes = this.#options.push
-        ? await pushFiles(settings, this.#dir, batch.files, onLine)
+        ? await pushFiles(settings, this.#dir, batch.files, onLine, this.#sessions)
         : recordFiles(settings, this.#dir, batch.files, onLine);
     }
     if (batch.templates) await this.#rebuild({ templates: true });

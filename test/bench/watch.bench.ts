@@ -7,8 +7,9 @@
  * time from the save to the `pushed:` and `rebuilt` lines of the watch is printed too.
  *   npm run build && npx tsx test/bench/watch.bench.ts [postsPerLanguage=1000] [rounds=5]
  * The figure includes the watch's debounce (80 ms by default since issue 17, 300 ms before:
- * the queue waits that long for the editor's further writes) and chokidar's `awaitWriteFinish`
- * (30 ms of stillness; 50 ms before).
+ * the queue waits that long for the editor's further writes; counted from the file's write,
+ * not from chokidar's report of it, since i-watch2) and chokidar's `awaitWriteFinish` (30 ms of
+ * stillness; 50 ms before).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';

@@ -93,6 +93,49 @@ describe('watch', () => {
     expect(temporaryFiles(fixture.out)).toEqual([]);
   });
 
+  it('--push keeps its site session: the index is read and the credentials checked once for two saves, again after a push that failed', async () => {
+    fixture = await watchFixture();
+    const { site, dir, post } = fixture;
+    // No retries: the failing push below fails at its first request.
+    const settings = { ...fixture.settings, http: { ...fixture.settings.http, retries: 0 } };
+    site.control.clearLog();
+    const watch = await startWatch({ settings, dir, push: true, rebuild: false, debounceMs: 50 });
+    // The site's index (GET of the API root) and the credential check (a `context=edit`
+    // list of one item) are the two requests a push makes before it can send anything.
+    const indexReads = () =>
+      site.requests.filter((entry) => entry.method === 'GET' && entry.path === '/').length;
+    const credentialChecks = () =>
+      site.requests.filter(
+        (entry) =>
+          entry.method === 'GET' &&
+          entry.path === '/cms/v2/posts' &&
+          entry.query['context'] === 'edit' &&
+          // The conflict check asks for the edited ids (`include`); the credential check not.
+          Object.keys(entry.query).sort().join() === 'context,per_page',
+      ).length;
+    const save = async (title: string, outcome = 'pushed: ') => {
+      const seen = watch.lines.filter((line) => line.startsWith(outcome)).length;
+      writeFileSync(post.file, withTitle(readFileSync(post.file, 'utf8'), title));
+      await waitFor(`"${outcome}" after saving "${title}"`, () => {
+        return watch.lines.filter((line) => line.startsWith(outcome)).length > seen;
+      });
+    };
+    await save('Pierwszy zapis');
+    await save('Drugi zapis');
+    expect(site.control.getItem('pl', 'posts', post.id)?.title).toBe('Drugi zapis');
+    expect([indexReads(), credentialChecks()]).toEqual([1, 1]);
+
+    // A push that fails (the site answers 500): the kept session is dropped, and the next
+    // push reads the index and checks the credentials again.
+    site.control.setFaults('error=1');
+    await save('Nieudany zapis', 'error: ');
+    site.control.setFaults(undefined);
+    await save('Czwarty zapis');
+    await watch.stop();
+    expect(site.control.getItem('pl', 'posts', post.id)?.title).toBe('Czwarty zapis');
+    expect([indexReads(), credentialChecks()]).toEqual([2, 2]);
+  });
+
   it('a template change rebuilds the site with the new theme', async () => {
     theme = tempCache('cms-mirror-theme-');
     const templates = path.join(theme.dir, 'theme');

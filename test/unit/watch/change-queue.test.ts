@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChangeQueue } from '../../../src/watch/change-queue.js';
+import { changedAt, ChangeQueue } from '../../../src/watch/change-queue.js';
 
 describe('ChangeQueue', () => {
   it('by default sends a burst of saves 50 ms apart as one batch, soon after the last', () => {
@@ -70,5 +70,30 @@ describe('ChangeQueue', () => {
       /debounceMs must be a number of milliseconds ≥ 0, got -1/,
     );
     expect(() => new ChangeQueue({ maxWaitMs: Number.NaN })).toThrow(RangeError);
+  });
+
+  it('counts the quiet time from when the file was written, not from when it was reported', () => {
+    const queue = new ChangeQueue({ debounceMs: 80 });
+    // Written at 1000, reported at 1045 once still: due at 1080, not at 1125.
+    queue.add('a.html', 'content', changedAt(1045, 1000, 50));
+    expect(queue.delay(1045)).toBe(35);
+    // A file reported later but written earlier than the last does not move the due time back.
+    queue.add('b.html', 'content', changedAt(1048, 1030, 50));
+    queue.add('c.html', 'content', changedAt(1050, 1010, 50));
+    expect(queue.delay(1050)).toBe(60);
+    expect(queue.take(1109)).toBeUndefined();
+    expect(queue.take(1110)?.files).toEqual(['a.html', 'b.html', 'c.html']);
+  });
+});
+
+describe('changedAt', () => {
+  it('is the modification time, but never after the report nor more than settleMs before it', () => {
+    expect(changedAt(1045, 1000, 50)).toBe(1000);
+    // An mtime set by hand (a copy keeping times, or a clock ahead): bounded to the report.
+    expect(changedAt(1045, 5, 50)).toBe(995);
+    expect(changedAt(1045, 2000, 50)).toBe(1045);
+    // No mtime (a removal) or a useless one: the report's time.
+    expect(changedAt(1045, undefined, 50)).toBe(1045);
+    expect(changedAt(1045, Number.NaN, 50)).toBe(1045);
   });
 });
