@@ -50,7 +50,9 @@ export class SiteIndex {
   readonly namespaces: readonly string[];
   /** Keyed by template (`cms/v2/posts/{id}`). */
   readonly routes: ReadonlyMap<string, RouteDescriptor>;
-  readonly #patterns: readonly RoutePattern[];
+  readonly #keys: readonly string[];
+  /** Compiled on the first lookup of a concrete path: a pull's lookups are templates. */
+  #patterns: readonly RoutePattern[] | undefined;
 
   constructor(fields: {
     indexUrl: string;
@@ -74,7 +76,10 @@ export class SiteIndex {
     this.routes = new Map(
       [...fields.routes].map(([template, { descriptor }]) => [template, descriptor]),
     );
-    this.#patterns = [...fields.routes.values()].map(({ key }) => compileRoute(key));
+    // Kept as keys: compiling every route's pattern (46 on the reference site) cost a no-op
+    // `run` of two languages ~8 ms of CPU, for lookups that a pull answers from `routes`
+    // (RESULTS.md, i-noop4).
+    this.#keys = [...fields.routes.values()].map(({ key }) => key);
   }
 
   /** The descriptor for a template or a concrete path (`cms/v2/posts/12`), if the site has it. */
@@ -82,6 +87,7 @@ export class SiteIndex {
     const template = routeTemplate(path);
     const exact = this.routes.get(template);
     if (exact) return exact;
+    this.#patterns ??= this.#keys.map(compileRoute);
     const pattern = this.#patterns.find((candidate) => routeMatches(candidate, path));
     return pattern ? this.routes.get(pattern.template) : undefined;
   }
