@@ -43,19 +43,27 @@ export function guessEditedShards(
 ): SearchShard[] {
   const keys = editedDocKeys(changed);
   if (model.postSource !== undefined || keys === undefined || keys.size === 0) return [];
-  // The plan's documents: the posts, then the pages (`placedSearch`).
-  const docs: [key: string, kind: string, entry: Entry][] = [];
-  for (const entry of model.posts)
-    if (isPublicEntry(entry)) docs.push([`post:${entry.id}`, 'post', entry]);
-  for (const entry of model.pages)
-    if (isPublicEntry(entry)) docs.push([`page:${entry.id}`, 'page', entry]);
-  const count = shardCount(docs.length, docsPerShardOf(docsPerShard));
-  const wanted = new Set([...keys].map((key) => shardOf(key, count)));
+  // The plan's documents: the posts, then the pages (`placedSearch`). Only the wanted bundles'
+  // are kept, each key's bundle worked out once (every document's, in a list of every one,
+  // filtered once per bundle, was ~0.2 s of a one-edit run at 10,000 posts).
+  const publicPosts = model.posts.filter(isPublicEntry);
+  const publicPages = model.pages.filter(isPublicEntry);
+  const count = shardCount(publicPosts.length + publicPages.length, docsPerShardOf(docsPerShard));
+  const wanted = new Map<number, [key: string, kind: string, entry: Entry][]>();
+  for (const key of keys) wanted.set(shardOf(key, count), []);
+  for (const [kind, entries] of [
+    ['post', publicPosts],
+    ['page', publicPages],
+  ] as const) {
+    for (const entry of entries) {
+      const key = `${kind}:${entry.id}`;
+      wanted.get(shardOf(key, count))?.push([key, kind, entry]);
+    }
+  }
   const shards: SearchShard[] = [];
-  for (const index of [...wanted].sort((a, b) => a - b)) {
-    const members = docs
-      .filter(([key]) => shardOf(key, count) === index)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const index of [...wanted.keys()].sort((a, b) => a - b)) {
+    // Sorted by key, equal keys in document order (`bundleMembers`: a stable sort).
+    const members = (wanted.get(index) ?? []).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const shardDocs: PlacedSearchDoc[] = [];
     for (const [, kind, entry] of members) {
       const placed = placedOf(entry);

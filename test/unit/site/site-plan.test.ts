@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planSite, type PlannedJob } from '../../../src/site/site-plan.js';
+import type { PostEntry } from '../../../src/site/site-model.js';
 import type { ListingJob, PageJob, PostJob } from '../../../src/site/template-data.js';
 import { fixtureModel, makePost, SECRET_MARKER } from '../../helpers/fixture-model.js';
 
@@ -166,6 +167,25 @@ describe('planSite', () => {
         listingOf112 ? `${listingOf112.sitePath.slice(1)}index.html` : '',
       ].sort(),
     );
+  });
+
+  it("changes an edited post's own page digest for each field of the post alone", () => {
+    // Each field changed on its own: the page's digest holds the post's digest (read when the
+    // plan asks for it), not only what its neighbours and its listing show of it.
+    const before = byFile(planSite(fixtureModel({ posts: 25 }), { postsPerPage: 10 }).jobs);
+    const edits: [string, (post: PostEntry) => void][] = [
+      ['title', (post) => void (post.title = 'Edited title')],
+      ['modifiedGmt', (post) => void (post.modifiedGmt = '2025-01-01T00:00:00')],
+      ['html', (post) => void (post.html = '<p>Edited body</p>')],
+    ];
+    for (const [field, edit] of edits) {
+      const edited = fixtureModel({ posts: 25 });
+      edit(edited.posts.find((post) => post.id === 112)!);
+      const after = byFile(planSite(edited, { postsPerPage: 10 }).jobs);
+      const file = '2024/01/post-12/index.html';
+      expect(after.get(file)?.digest, field).toBeDefined();
+      expect(after.get(file)?.digest, field).not.toBe(before.get(file)?.digest);
+    }
   });
 
   it('changes every digest when the theme changes, none when nothing does', () => {

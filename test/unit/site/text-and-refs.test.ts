@@ -60,6 +60,19 @@ describe('localReferences', () => {
       '/media/p%C5%BC.jpg',
     ]);
   });
+
+  it("resolves each call's references against that call's page, and finds none in plain text", () => {
+    const html = '<img src="media/a.png"><a href="../b/">b</a>';
+    expect([...localReferences(html, '/2024/03/')].sort()).toEqual([
+      '/2024/03/media/a.png',
+      '/2024/b/',
+    ]);
+    expect([...localReferences(html, '/about/team/')].sort()).toEqual([
+      '/about/b/',
+      '/about/team/media/a.png',
+    ]);
+    expect([...localReferences('Plain &amp; text &lt;img&gt; without a tag', '/p/')]).toEqual([]);
+  });
 });
 
 describe('structured data helpers', () => {
