@@ -32,15 +32,11 @@ export class KeptSessions {
   async forget(): Promise<void> {
     const sessions = [...this.#sessions.values()];
     this.#sessions.clear();
-    await closeSessions(sessions);
+    // One that never opened has nothing to close.
+    await Promise.all(
+      sessions.map((session) =>
+        session.then((opened) => opened.client.close()).catch(() => undefined),
+      ),
+    );
   }
-}
-
-/** Closes each session's client; one that never opened has nothing to close. */
-export async function closeSessions(sessions: Iterable<Promise<SiteSession>>): Promise<void> {
-  await Promise.all(
-    [...sessions].map((session) =>
-      session.then((opened) => opened.client.close()).catch(() => undefined),
-    ),
-  );
 }

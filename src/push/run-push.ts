@@ -4,7 +4,7 @@ import { checkSettingsTransport, type Credentials, type Settings } from '../conf
 import { openStore, type Store } from '../store/index.js';
 import { CHECKOUT_TYPES, type CheckoutType } from '../collections.js';
 import { emptyPushSummary, sendQueuedEdits, type PushSummary } from './push.js';
-import { closeSessions, type KeptSessions } from './kept-sessions.js';
+import { KeptSessions } from './kept-sessions.js';
 import { recordDeletes, recordFileEdits, type RecordEditsSummary } from './record-edits.js';
 import { resolveConflict, writeRemoteCopies } from './remote-copies.js';
 import { openSiteSession, PUSH_NEEDS, type SiteSession } from './site-session.js';
@@ -67,8 +67,8 @@ export async function runPush(
   const site = settings.site;
   const dir = options.dir ?? settings.push.dir;
   const store = options.store ?? openStore(settings.cache);
-  const sessions = new Map<string, Promise<SiteSession>>();
-  const kept = options.sessions;
+  // The caller's kept sessions are left open; this push's own are closed when it ends.
+  const sessions = options.sessions ?? new KeptSessions();
   const runId = store.runs.start('push');
   try {
     const languages = settings.languages.length > 0 ? settings.languages : store.items.langs();
@@ -102,7 +102,7 @@ export async function runPush(
       store,
       dir,
       languages,
-      session: sessionOpener(settings, { site, credentials }, kept ?? sessions),
+      session: sessionOpener(settings, { site, credentials }, sessions),
       fileHashes: recorded.hashes,
       ...(options.force !== undefined ? { force: options.force } : {}),
       ...(options.dryRun !== undefined ? { dryRun: options.dryRun } : {}),
@@ -118,19 +118,16 @@ export async function runPush(
     });
     throw error;
   } finally {
-    await closeSessions(sessions.values());
+    if (options.sessions === undefined) await sessions.forget();
     if (options.store === undefined) store.close();
   }
 }
 
-/**
- * One site session per language, opened (and its credentials checked) on first use: kept in
- * the caller's `KeptSessions`, else in this push's own map (closed when the push ends).
- */
+/** One site session per language, opened (and its credentials checked) on first use. */
 function sessionOpener(
   settings: Settings,
   target: { readonly site: string; readonly credentials: Credentials },
-  sessions: KeptSessions | Map<string, Promise<SiteSession>>,
+  sessions: KeptSessions,
 ): (lang: string) => Promise<SiteSession> {
   const open = (lang: string): Promise<SiteSession> =>
     openSiteSession({
@@ -143,15 +140,7 @@ function sessionOpener(
       await verifyCredentials(opened.client, { names: settings.credentialNames });
       return opened;
     });
-  if (!(sessions instanceof Map)) return (lang) => sessions.get(lang, () => open(lang));
-  return (lang) => {
-    let session = sessions.get(lang);
-    if (!session) {
-      session = open(lang);
-      sessions.set(lang, session);
-    }
-    return session;
-  };
+  return (lang) => sessions.get(lang, () => open(lang));
 }
 
 /** The run's recorded status: invalid edits fail it, conflicts and refusals make it partial. */

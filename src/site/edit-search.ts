@@ -8,10 +8,9 @@
  * path, or a bundle the edit does not change) costs the index and nothing else: the plan's
  * bundle is indexed as it would have been without it. Pure but for the index it starts.
  */
-import { UnsafePathError } from '../errors.js';
 import type { BuildWorkers, SearchBundles } from './build-workers.js';
 import { editedDocKeys } from './edit-plan.js';
-import { entryDigest, pagePathOf, type Placed } from './placed-entries.js';
+import { entryDigest, safePagePath } from './placed-entries.js';
 import { PlacedSearchDoc } from './search-docs.js';
 import {
   describedDoc,
@@ -66,10 +65,10 @@ export function guessEditedShards(
     const members = (wanted.get(index) ?? []).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const shardDocs: PlacedSearchDoc[] = [];
     for (const [, kind, entry] of members) {
-      const placed = placedOf(entry);
+      const path = safePagePath(entry, kind, []);
       // A path the plan leaves out: the guess cannot be the plan's bundle.
-      if (placed === undefined) return [];
-      shardDocs.push(new PlacedSearchDoc(kind, placed));
+      if (path === undefined) return [];
+      shardDocs.push(new PlacedSearchDoc(kind, { entry, ...path, digest: entryDigest(entry) }));
     }
     shards.push({
       index,
@@ -126,13 +125,4 @@ export async function indexWithAhead(
   }
   for (const [at, made] of await late) files.set(at, made);
   return files;
-}
-
-function placedOf(entry: Entry): Placed<Entry> | undefined {
-  try {
-    return { entry, ...pagePathOf(entry), digest: entryDigest(entry) };
-  } catch (error) {
-    if (error instanceof UnsafePathError) return undefined;
-    throw error;
-  }
 }
