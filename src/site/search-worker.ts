@@ -3,19 +3,22 @@
  * Node API, and with it a Pagefind process of its own, so two workers index two bundles on
  * two cores (one Pagefind process indexes one bundle at a time, whatever it is sent).
  */
-import childProcess, { type ChildProcess } from 'node:child_process';
+import childProcess, { type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { serveCalls } from '../worker-calls.js';
+import { pagefindEnv } from './pagefind-env.js';
 import type { ShardRequest } from './search-index.js';
 
 // Pagefind spawns its process through this thread's own `child_process` module object. Only
 // this thread's event loop collects that process's exit status, so the thread must see it exit
 // before it ends, or the process lingers as a zombie (many of them in a long `watch`).
+// The same hook gives that process its allocator options (pagefind-env.ts): Pagefind's Node
+// API passes no environment of its own, so the thread's is the one it would inherit.
 const spawned: ChildProcess[] = [];
 const spawn = childProcess.spawn.bind(childProcess);
-childProcess.spawn = ((...args: Parameters<typeof spawn>) => {
-  const child = spawn(...args);
+childProcess.spawn = ((command: string, args: readonly string[], options: SpawnOptions = {}) => {
+  const child = spawn(command, args, { ...options, env: pagefindEnv(options.env ?? process.env) });
   spawned.push(child);
   return child;
 }) as typeof childProcess.spawn;

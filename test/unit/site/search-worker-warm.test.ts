@@ -2,8 +2,10 @@
  * Issue 17: a one-edit run waits for its one search bundle, so the search worker starts its
  * Pagefind process as soon as the worker starts (while the main thread transforms and plans),
  * not with the first bundle; closing the workers still leaves no Pagefind process behind.
+ * That process runs with jemalloc's thread cache raised to 64 KB in its environment (pagefind-env.ts).
  */
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBuildWorkers, type BuildWorkers } from '../../../src/site/build-workers.js';
@@ -34,6 +36,9 @@ describe('the search worker', () => {
       children = pagefindChildren();
     }
     expect(children, 'a Pagefind process started by the search worker').toHaveLength(1);
+    const pid = children[0]!.trim().split(/\s+/)[0]!;
+    const environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+    expect(environ).toContain('_RJEM_MALLOC_CONF=tcache_max:65536');
     await workers.close();
     workers = undefined;
     expect(pagefindChildren()).toEqual([]);
