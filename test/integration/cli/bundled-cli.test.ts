@@ -35,6 +35,7 @@ describe('the bundled CLI', () => {
             ...credentialEnv(fixture.site),
             CMS_MIRROR_TRACE_MODULES: traceFile,
             CMS_MIRROR_TRACE_REQUIRES: `${traceFile}.cjs`,
+            CMS_MIRROR_TRACE_BUILTINS: `${traceFile}.builtins`,
           },
           maxBuffer: 64 * 1024 * 1024,
         },
@@ -88,6 +89,11 @@ describe('the bundled CLI', () => {
     const required = readFileSync(join(temp.dir, 'no-op.txt.cjs'), 'utf8').split('\n');
     expect(required.filter((request) => request.includes('undici'))).toEqual([]);
     expect(required.some((request) => request.includes('better-sqlite3'))).toBe(true);
+    // Nor Node's http2 and tls, which undici's HTTP/2 client required when it loaded: the
+    // client speaks HTTP/1.1 (scripts/http2-on-demand.cjs).
+    const builtins = readFileSync(join(temp.dir, 'no-op.txt.builtins'), 'utf8').split('\n');
+    expect(builtins).toContain('http');
+    expect(builtins.filter((name) => /^(http2|tls|_tls_wrap)$|\/http2\//.test(name))).toEqual([]);
     // better-sqlite3 (a native addon, left out of the bundle) and what it imports.
     const packages = noOp.filter((url) => url.includes('/node_modules/'));
     // The bundle does not hoist an external only one command uses (chokidar: watch).
