@@ -68,8 +68,9 @@ describe('the bundled CLI', () => {
     expect(ours[0]).toBe(`file://${BIN}`);
     const chunk = /^cms-mirror-[A-Z0-9]+\.js$/;
     expect(ours.filter((url) => !chunk.test(basename(url)))).toEqual([`file://${BIN}`]);
-    // Only the chunks it needs: not the reference site's, not the HTML parser's (each module
-    // of a chunk is named in a comment by the bundler), which other commands do load.
+    // Only the chunks it needs: not the reference site's, not the HTML parser's, not the
+    // build's past its freshness check (each module of a chunk is named in a comment by the
+    // bundler), which other commands or runs do load.
     const source = (files: readonly string[]) =>
       files.map((file) => readFileSync(file, 'utf8')).join('\n');
     const loaded = source(ours.map((url) => fileURLToPath(url)));
@@ -81,7 +82,11 @@ describe('the bundled CLI', () => {
     // The bundler names a package's module by its path from the project, which is
     // `node_modules/...` in a checkout and `../<elsewhere>/node_modules/...` when node_modules
     // is a link to another checkout's.
-    for (const unneeded of ['// dist/reference/', 'node_modules/parse5/']) {
+    const unneededChunks = [
+      ...['// dist/reference/', 'node_modules/parse5/'],
+      ...['// dist/site/site-plan.js', '// dist/site/build-site.js'],
+    ];
+    for (const unneeded of unneededChunks) {
       expect(all).toContain(unneeded);
       expect(loaded).not.toContain(unneeded);
     }
