@@ -13,7 +13,9 @@
  * addon), Eleventy and Pagefind (loaded by the workers, which stay unbundled files in `dist/`),
  * chokidar (only `watch`).
  */
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import http2 from 'node:http2';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const OUT = 'dist/cli';
@@ -36,5 +38,36 @@ await build({
   banner: {
     js: "import { createRequire as cmsMirrorRequire } from 'node:module';\nconst require = cmsMirrorRequire(import.meta.url);",
   },
+  plugins: [await http2OnDemand()],
   logLevel: 'warning',
 });
+
+/**
+ * undici's HTTP/2 client gets `scripts/http2-on-demand.mjs` for `node:http2`, so that Node's
+ * http2 and tls load only if a connection is HTTP/2 (never, for this client): loading undici
+ * took 8–17 ms more CPU with them (test/bench/RESULTS.md, i-noop5). The build fails rather than
+ * bundle a stand-in that no longer matches: each constant must be Node's, and undici's module
+ * must use nothing of http2 but those constants and `connect`.
+ */
+async function http2OnDemand() {
+  const url = import.meta.resolve('./http2-on-demand.mjs');
+  const stand = fileURLToPath(url);
+  const { constants } = await import(url);
+  for (const [name, value] of Object.entries(constants)) {
+    const node = http2.constants[name];
+    if (node !== value) throw new Error(`${stand}: ${name} is ${node} in Node, ${value} here`);
+  }
+  const importer = /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/;
+  return {
+    name: 'http2-on-demand',
+    setup(bundle) {
+      bundle.onResolve({ filter: /^node:http2$/ }, (args) => {
+        if (!importer.test(args.importer)) return undefined;
+        const used = new Set(readFileSync(args.importer, 'utf8').match(/\bhttp2\.\w+/g));
+        used.delete('http2.connect');
+        if (used.size > 0) throw new Error(`${args.importer} uses ${[...used].join(', ')}`);
+        return { path: stand };
+      });
+    },
+  };
+}

@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import type { SavedState } from '../store/build-state-repo.js';
 import { MANIFEST_VERSION, type ManifestHeader, type RecordedFiles } from './build-manifest.js';
 import { readStamp, stampOf } from './output-switch.js';
-import { BUILD_VERSION } from './site-plan.js';
+import { BUILD_VERSION } from './build-version.js';
 import type { ChangeSet } from './site-model.js';
 
 /** When the cache last changed for a language (ISO timestamps; undefined: never). */

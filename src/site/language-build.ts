@@ -1,26 +1,18 @@
 /**
  * One language of a run, once every language is prepared: skipped when nothing of it changed
- * (`freshness.ts`), else its model read from the cache, built, and recorded.
+ * (`freshness.ts`), else its model read from the cache, built, and recorded
+ * (`language-rebuild.ts`, loaded then).
  */
 import path from 'node:path';
 import type { Settings } from '../config/settings.js';
 import type { Store } from '../store/index.js';
-import { transformKey } from '../transform/index.js';
-import { buildFromModel, type BuildReport } from './build-site.js';
+import type { BuildReport } from './build-site.js';
 import type { LanguageBuild } from './build-summary.js';
 import type { BuildTrace } from './build-trace.js';
 import type { BuildWorkers } from './build-workers.js';
 import { digestOf } from './digest.js';
-import {
-  languageUnchanged,
-  mayTrustRecord,
-  outputHoldsBuild,
-  topLevelIntact,
-} from './freshness.js';
-import { buildEditedLanguage } from './edit-language.js';
-import { modelFromStore, type ModelFromStore } from './model-from-store.js';
+import { languageUnchanged, outputHoldsBuild, topLevelIntact } from './freshness.js';
 import type { PreparedLanguage } from './prepare-languages.js';
-import { currentHeader, recordStoredBuild, storedRecord } from './stored-manifest.js';
 
 export interface LanguageJob {
   lang: string;
@@ -61,82 +53,10 @@ export async function buildLanguage(
     options.onLine?.(`${lang}: nothing changed since the last build, skipped`);
     return languageResult(undefined, prepared, 0, outDir, started, []);
   }
-  let read: ModelFromStore | undefined;
-  const model = (): ModelFromStore => (read ??= languageModel(store, settings, job));
-  // After a few edits, only the pages they touch (undefined: their effect is not bounded).
-  const edited = await buildEditedLanguage(store, settings, job, { outDir, siteDigest, model });
-  if (edited !== undefined) {
-    options.onLine?.(
-      `${lang}: ${edited.report.written} written, ${edited.report.removed} removed (${edited.report.planned} pages planned after ${edited.changed} changed item(s))`,
-    );
-    return languageResult(edited.report, prepared, edited.modelSeconds, outDir, started, [
-      ...(prepared.moved ?? []),
-      ...edited.warnings,
-      ...edited.report.warnings,
-    ]);
-  }
-  // The last build's rows stay in the cache: looked up file by file (`stored-manifest.ts`).
-  const previous = currentHeader(state);
-  // The record says which files are on disk when the last build completed and its directories
-  // are still there; otherwise (interrupted, deleted by hand, forced) every file is listed.
-  const trusted =
-    mayTrustRecord(previous, state, { force: options.force === true, pulled: options.pulled }) &&
-    topLevelIntact(outDir, store.buildState.topLevelNames(lang));
-  const modelStarted = performance.now();
-  // Read a window of posts at a time, not held whole, unless the edit path has read it.
-  const { model: built, warnings } =
-    read ?? languageModel(store, settings, job, { streamPosts: true });
-  const modelSeconds = (performance.now() - modelStarted) / 1000;
-  store.buildState.markWriting(lang);
-  const report = await buildFromModel(built, {
-    outDir,
-    ...(settings.templates ? { templatesDir: settings.templates } : {}),
-    stored: storedRecord(store, lang, options.force ? undefined : previous, trusted),
-    postsPerPage: settings.build.postsPerPage,
-    workers: job.workers(),
-    trace: options.trace,
-  });
-  recordStoredBuild(store, lang, report, {
-    siteDigest,
-    sourcesAt: job.sourcesAt,
-    transformVersion: transformKey(settings.transform),
-    pathsDigest: prepared.pathsDigest,
-    ...(report.layoutDigest !== undefined ? { layoutDigest: report.layoutDigest } : {}),
-  });
-  options.onLine?.(
-    report.skipped
-      ? `${lang}: nothing changed since the last build, skipped`
-      : `${lang}: ${report.written} written, ${report.unchanged} unchanged, ${report.removed} removed (${report.pages} pages)`,
-  );
-  return languageResult(report, prepared, modelSeconds, outDir, started, [
-    ...(prepared.moved ?? []),
-    ...warnings,
-    ...report.warnings,
-  ]);
-}
-
-/** The language's model from the cache, as every build of it reads it. */
-export function languageModel(
-  store: Store,
-  settings: Settings,
-  job: LanguageJob,
-  options: {
-    /** Read the posts a window at a time (a full build) instead of whole. @default false */
-    readonly streamPosts?: boolean;
-  } = {},
-): ModelFromStore {
-  const { streamPosts = false } = options;
-  return modelFromStore(store, {
-    lang: job.lang,
-    languages: job.languages.map((code) => ({ lang: code })),
-    translations: settings.translations,
-    homeUrl: job.prepared.homeUrl,
-    ...(settings.build.publicUrl
-      ? { publicUrl: publicUrlFor(settings.build.publicUrl, job.lang) }
-      : {}),
-    transformKey: transformKey(settings.transform),
-    ...(streamPosts ? { streamPosts } : {}),
-  });
+  // The rest of the build (model, plan, render, search) loads only when a language has
+  // something to build: a no-op run skipped every language after loading it all.
+  const { rebuildLanguage } = await import('./language-rebuild.js');
+  return rebuildLanguage(store, settings, job, { outDir, siteDigest, started });
 }
 
 /** Whatever every page of the language shows besides its items and the theme. */
@@ -150,14 +70,6 @@ function siteDigestOf(store: Store, settings: Settings, job: LanguageJob): strin
     publicUrl: settings.build.publicUrl ?? null,
     postsPerPage: settings.build.postsPerPage,
   });
-}
-
-/** `publicUrl` names the whole static site; each language lives under its own segment. */
-function publicUrlFor(publicUrl: string, lang: string): string {
-  return new URL(
-    `${encodeURIComponent(lang)}/`,
-    publicUrl.endsWith('/') ? publicUrl : `${publicUrl}/`,
-  ).href;
 }
 
 export function languageResult(

@@ -9,7 +9,7 @@ import type { Store } from '../store/index.js';
 import { OFFLOAD_MIN_STALE, transformKey, transformLanguages } from '../transform/index.js';
 import { MANIFEST_VERSION } from './build-manifest.js';
 import { isQuiet } from './freshness.js';
-import { BUILD_VERSION } from './site-plan.js';
+import { BUILD_VERSION } from './build-version.js';
 
 export interface PreparedLanguage {
   homeUrl: string;

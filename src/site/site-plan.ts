@@ -9,6 +9,7 @@
  * non-public entries are left out whatever the model builder did.
  */
 import { sitePathToFilePath } from '../transform/index.js';
+import { BUILD_VERSION } from './build-version.js';
 import { digestOf } from './digest.js';
 import {
   ancestorsOf,
@@ -41,14 +42,12 @@ import { placedSearch } from './search-docs.js';
 import { OUTPUT_FORMATS, type FormatInput } from './output-formats.js';
 import { SEARCH_DIR, type SearchPlan } from './search-plan.js';
 import { SITEMAP_MAX_URLS } from './sitemap-xml.js';
+import { ASSETS_DIR } from './template-files.js';
 import type { Entry, PageEntry, PostEntry, SiteModel } from './site-model.js';
 import type { CmsGlobalData, Job, JobKind } from './template-data.js';
 
-/** Bump when the build's own output changes for the same input, so every page is redone. */
-export const BUILD_VERSION = '1';
-
-/** The directory of the theme's static files in the output (and in the templates dir). */
-export const ASSETS_DIR = 'assets';
+// For their importers from before each moved to a module the freshness check can load alone.
+export { ASSETS_DIR, BUILD_VERSION };
 
 export interface PlanOptions {
   /** Posts per listing page. @default 10 */

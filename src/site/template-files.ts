@@ -7,7 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { digestOf, sha256 } from './digest.js';
-import { ASSETS_DIR } from './site-plan.js';
+
+/** The directory of the theme's static files in the output (and in the templates dir). */
+export const ASSETS_DIR = 'assets';
 
 export interface ThemeAsset {
   /** Output file relative to the language root (`assets/style.css`). */

@@ -35,6 +35,7 @@ describe('the bundled CLI', () => {
             ...credentialEnv(fixture.site),
             CMS_MIRROR_TRACE_MODULES: traceFile,
             CMS_MIRROR_TRACE_REQUIRES: `${traceFile}.cjs`,
+            CMS_MIRROR_TRACE_BUILTINS: `${traceFile}.builtins`,
           },
           maxBuffer: 64 * 1024 * 1024,
         },
@@ -67,8 +68,9 @@ describe('the bundled CLI', () => {
     expect(ours[0]).toBe(`file://${BIN}`);
     const chunk = /^cms-mirror-[A-Z0-9]+\.js$/;
     expect(ours.filter((url) => !chunk.test(basename(url)))).toEqual([`file://${BIN}`]);
-    // Only the chunks it needs: not the reference site's, not the HTML parser's (each module
-    // of a chunk is named in a comment by the bundler), which other commands do load.
+    // Only the chunks it needs: not the reference site's, not the HTML parser's, not the
+    // build's past its freshness check (each module of a chunk is named in a comment by the
+    // bundler), which other commands or runs do load.
     const source = (files: readonly string[]) =>
       files.map((file) => readFileSync(file, 'utf8')).join('\n');
     const loaded = source(ours.map((url) => fileURLToPath(url)));
@@ -80,7 +82,11 @@ describe('the bundled CLI', () => {
     // The bundler names a package's module by its path from the project, which is
     // `node_modules/...` in a checkout and `../<elsewhere>/node_modules/...` when node_modules
     // is a link to another checkout's.
-    for (const unneeded of ['// dist/reference/', 'node_modules/parse5/']) {
+    const unneededChunks = [
+      ...['// dist/reference/', 'node_modules/parse5/'],
+      ...['// dist/site/site-plan.js', '// dist/site/build-site.js'],
+    ];
+    for (const unneeded of unneededChunks) {
       expect(all).toContain(unneeded);
       expect(loaded).not.toContain(unneeded);
     }
@@ -88,6 +94,11 @@ describe('the bundled CLI', () => {
     const required = readFileSync(join(temp.dir, 'no-op.txt.cjs'), 'utf8').split('\n');
     expect(required.filter((request) => request.includes('undici'))).toEqual([]);
     expect(required.some((request) => request.includes('better-sqlite3'))).toBe(true);
+    // Nor Node's http2 and tls, which undici's HTTP/2 client required when it loaded: the
+    // client speaks HTTP/1.1 (scripts/http2-on-demand.cjs).
+    const builtins = readFileSync(join(temp.dir, 'no-op.txt.builtins'), 'utf8').split('\n');
+    expect(builtins).toContain('http');
+    expect(builtins.filter((name) => /^(http2|tls|_tls_wrap)$|\/http2\//.test(name))).toEqual([]);
     // better-sqlite3 (a native addon, left out of the bundle) and what it imports.
     const packages = noOp.filter((url) => url.includes('/node_modules/'));
     // The bundle does not hoist an external only one command uses (chokidar: watch).

@@ -13,11 +13,15 @@ const TRACE = fileURLToPath(new URL('../../helpers/trace-modules.mjs', import.me
 const HEAVY =
   /\/node_modules\/(unified|rehype-parse|parse5|hast-util-to-html|pagefind|@11ty\/eleventy)\//;
 
+/** The build's code past its freshness check: the model, the site plan, the render and search. */
+const REBUILD = /\/src\/site\/(language-rebuild|build-site|site-plan|model-from-store)\.ts$/;
+
 /**
  * Start-up cost (issue 17): a run or a pull that finds nothing changed on the site loads no
- * HTML parser, no Pagefind and no Eleventy, and without a terminal no progress bars. The CLI runs in a child process of its own with a
- * `--import` hook that records every module the ES loader resolves; the same hook sees them in
- * the first run, which has everything to transform, so it can tell.
+ * HTML parser, no Pagefind and no Eleventy, and without a terminal no progress bars; a run
+ * loads of the build only what decides that every language is skipped. The CLI runs in a child
+ * process of its own with a `--import` hook that records every module the ES loader resolves;
+ * the same hook sees them in the first run, which has everything to transform, so it can tell.
  */
 describe('modules a command loads', () => {
   const fixture = useSiteAndCache({ posts: 20 });
@@ -52,10 +56,13 @@ describe('modules a command loads', () => {
     // The hook sees what a run with work loads: the test can fail.
     expect(first.filter((url) => HEAVY.test(url)).length).toBeGreaterThan(0);
     expect(first.some((url) => url.includes('/node_modules/rehype-parse/'))).toBe(true);
+    expect(new Set(first.filter((url) => REBUILD.test(url))).size).toBe(4);
 
     const noOp = await tracedCli(run, join(temp.dir, 'no-op.txt'));
     expect(noOp.some((url) => url.includes('/src/operations/run.ts'))).toBe(true);
     expect(noOp.filter((url) => HEAVY.test(url))).toEqual([]);
+    expect(noOp.some((url) => url.includes('/src/site/language-build.ts'))).toBe(true);
+    expect(noOp.filter((url) => REBUILD.test(url))).toEqual([]);
     // stderr is a pipe here, as in a scheduled run: progress is plain lines, no bars' code.
     expect(noOp.filter((url) => url.includes('/node_modules/cli-progress/'))).toEqual([]);
 
