@@ -61,8 +61,14 @@ export async function buildLanguage(
     options.onLine?.(`${lang}: nothing changed since the last build, skipped`);
     return languageResult(undefined, prepared, 0, outDir, started, []);
   }
+  // A model the edit path read whole, which a full build after it takes as it is (a streamed
+  // one is read anew: what it has read so far decides which warnings it lists).
   let read: ModelFromStore | undefined;
-  const model = (): ModelFromStore => (read ??= languageModel(store, settings, job));
+  const model = (streamPosts: boolean): ModelFromStore => {
+    const made = languageModel(store, settings, job, { streamPosts });
+    if (!streamPosts) read = made;
+    return made;
+  };
   // After a few edits, only the pages they touch (undefined: their effect is not bounded).
   const edited = await buildEditedLanguage(store, settings, job, { outDir, siteDigest, model });
   if (edited !== undefined) {
@@ -103,6 +109,8 @@ export async function buildLanguage(
     pathsDigest: prepared.pathsDigest,
     ...(report.layoutDigest !== undefined ? { layoutDigest: report.layoutDigest } : {}),
   });
+  if (report.placement !== undefined)
+    store.buildPlacement.record(lang, report.manifest.modelDigest, report.placement);
   options.onLine?.(
     report.skipped
       ? `${lang}: nothing changed since the last build, skipped`
