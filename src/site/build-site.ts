@@ -20,6 +20,7 @@ import { traceFromEnvironment, type BuildTrace } from './build-trace.js';
 import { inProcessWorkers, type BuildWorkers, type SearchBundles } from './build-workers.js';
 import { RENDER_CHUNK } from './chunked-render.js';
 import { layoutDigestOf } from './edit-plan.js';
+import { placementRecord, type RecordedPlacement } from './stored-placement.js';
 import { modelUnchanged, pullChangedNothing, sameThemeAndFiles } from './freshness.js';
 import { knownOutput, type KnownBuild } from './known-output.js';
 import { mergeResults, writeOutputs, type OutputSpec, type WriteResult } from './output-writer.js';
@@ -111,6 +112,8 @@ export interface BuildReport {
    * undefined when nothing was planned, or only some pages.
    */
   layoutDigest?: string;
+  /** Where every post was placed (`stored-placement.ts`); undefined as `layoutDigest` is. */
+  placement?: RecordedPlacement;
 }
 
 /** One language's site from its model (`runBuild` makes the models from the cache). */
@@ -165,7 +168,11 @@ export async function buildFromModel(
     const { rows } = build;
     const run = { options, templatesDir, templates, plan, known, staging, workers, phases, rows };
     const written = await renderAndWrite(run, search);
-    const layout = { planned: plan.jobs.length, layoutDigest: layoutDigestOf(placed) };
+    const layout = {
+      planned: plan.jobs.length,
+      layoutDigest: layoutDigestOf(placed),
+      placement: placementRecord(placed),
+    };
     return { ...committed(run, written, started, build.stored), ...layout };
   } catch (error) {
     search?.stop();

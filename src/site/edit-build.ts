@@ -7,28 +7,24 @@
  * last build), it returns undefined before writing anything and the caller builds in full.
  */
 import type { SavedState } from '../store/build-state-repo.js';
-import type { Store } from '../store/index.js';
+import type { PlacementChange, Store } from '../store/index.js';
 import { MANIFEST_VERSION, type ManifestFile } from './build-manifest.js';
-import {
-  renderAndWrite,
-  withCheckedPublicUrl,
-  type BuildReport,
-  type StagedBuild,
-} from './build-site.js';
+import { renderAndWrite, type BuildReport, type StagedBuild } from './build-site.js';
 import type { BuildTrace } from './build-trace.js';
 import type { BuildWorkers, SearchBundles } from './build-workers.js';
 import { RENDER_CHUNK } from './chunked-render.js';
 import { pathDigest, xorDigests } from './model-fingerprint.js';
 import { layoutDigestOf, planEdited, type EditPlan } from './edit-plan.js';
-import { indexWithAhead, searchAhead, type SearchAhead } from './edit-search.js';
+import { placeForEdit, type EditModels } from './edit-placement.js';
+import { indexWithAhead, type SearchAhead } from './edit-search.js';
 import { outputHoldsBuild } from './freshness.js';
 import { PlannedJobs } from './planned-jobs.js';
 import { mergeResults } from './output-writer.js';
 import { openStaging, recoverOutput, stampOf } from './output-switch.js';
 import { filesByBundle, staleShards } from './search-outputs.js';
 import type { SearchShard } from './search-plan.js';
-import type { SiteModel } from './site-model.js';
-import { BUILD_VERSION, placeSite } from './site-plan.js';
+import type { EditedPosts } from './output-formats.js';
+import { BUILD_VERSION, type PlacedSite } from './site-plan.js';
 import type { KnownOutput, RowsTarget } from './staged-writes.js';
 import { scanTemplates } from './template-files.js';
 import { defaultTemplatesDir } from './templates-dir.js';
@@ -61,6 +57,11 @@ export interface EditBuild {
   written: Map<string, ManifestFile>;
   removed: string[];
   layoutDigest: string;
+  /**
+   * Where this build placed each post (`placementRecord`), for the next one: without the
+   * posts' record when it was the recorded one.
+   */
+  placement: PlacementChange;
 }
 
 /**
@@ -69,7 +70,7 @@ export interface EditBuild {
  */
 export async function buildEdited(
   store: Store,
-  model: SiteModel,
+  models: EditModels,
   state: SavedState,
   changed: ReadonlySet<string>,
   options: EditBuildOptions,
@@ -81,13 +82,11 @@ export async function buildEdited(
   if (templates.hash !== state.templatesHash || !outputHoldsBuild(options.outDir, state))
     return undefined;
   const searchStarted = performance.now();
-  // Not for `watch` (pages first): the page waits for nothing of the search, and reading a
-  // bundle's documents for Pagefind is main-thread time before the page.
-  const ahead = options.pagesFirst ? undefined : searchAhead(model, changed, options.workers);
-  const decided = decide(store, model, state, changed, {
+  const { placed, ahead, edited, change } = placeForEdit(store, models, changed, {
     ...options,
     templatesHash: templates.hash,
   });
+  const decided = decide(store, placed, state, changed, { ...options, edited });
   if (decided === undefined) return undefined;
   const { edit, known, layoutDigest } = decided;
   const phases = { scan: 0, plan: secondsSince(started), render: 0, search: 0, write: 0 };
@@ -141,7 +140,8 @@ export async function buildEdited(
     removedFiles: staged.written.removedFiles,
   };
   const planned = plan.jobs.length;
-  return { report, planned, written, removed: staged.written.removedFiles, layoutDigest };
+  const removed = staged.written.removedFiles;
+  return { report, planned, written, removed, layoutDigest, placement: change() };
 }
 
 /**
@@ -250,18 +250,14 @@ async function pagesThenSearch(
  */
 function decide(
   store: Store,
-  model: SiteModel,
+  placed: PlacedSite,
   state: SavedState,
   changed: ReadonlySet<string>,
-  options: EditBuildOptions & { templatesHash: string },
+  options: EditBuildOptions & { edited: EditedPosts | undefined },
 ) {
-  const placed = placeSite(withCheckedPublicUrl(model), {
-    postsPerPage: options.postsPerPage,
-    templatesHash: options.templatesHash,
-  });
   const layoutDigest = layoutDigestOf(placed);
   if (layoutDigest !== state.layoutDigest) return undefined;
-  const edit = planEdited(placed, changed, options.postsPerPage ?? 10);
+  const edit = planEdited(placed, changed, options.postsPerPage ?? 10, options.edited);
   if (edit === undefined) return undefined;
   const known = knownRows(store, options.lang, edit);
   const probe = [...edit.plan.jobs].find((job) => job.file === edit.probe);

@@ -32,7 +32,12 @@ export async function buildEditedLanguage(
   store: Store,
   settings: Settings,
   job: LanguageJob,
-  context: { outDir: string; siteDigest: string; model: () => ModelFromStore },
+  context: {
+    outDir: string;
+    siteDigest: string;
+    /** The model, with its posts held whole or (`streamPosts`) read a window at a time. */
+    model: (streamPosts: boolean) => ModelFromStore;
+  },
 ): Promise<EditedLanguage | undefined> {
   const { lang, options, prepared } = job;
   const state = prepared.state;
@@ -47,11 +52,23 @@ export async function buildEditedLanguage(
   }
   const changed = store.buildState.changedSince(lang, state, EDIT_LIMIT);
   if (changed === undefined) return undefined;
-  const modelStarted = performance.now();
-  const { model, warnings } = context.model();
-  const modelSeconds = (performance.now() - modelStarted) / 1000;
+  let modelSeconds = 0;
+  let warnings: string[] = [];
+  const model = (streamPosts: boolean) => {
+    const started = performance.now();
+    const read = context.model(streamPosts);
+    modelSeconds += (performance.now() - started) / 1000;
+    warnings = read.warnings;
+    return read.model;
+  };
+  const recorded = store.buildPlacement.get(lang);
+  const models = {
+    streamed: () => model(true),
+    whole: () => model(false),
+    placement: recorded?.modelDigest === state.modelDigest ? recorded : undefined,
+  };
   store.buildState.markWriting(lang);
-  const edited = await buildEdited(store, model, state, changed, {
+  const edited = await buildEdited(store, models, state, changed, {
     lang,
     outDir: context.outDir,
     templatesDir: settings.templates,
@@ -74,6 +91,7 @@ export async function buildEditedLanguage(
       layoutDigest: edited.layoutDigest,
     },
   );
+  store.buildPlacement.record(lang, report.manifest.modelDigest, edited.placement);
   return {
     report: {
       ...report,

@@ -14,6 +14,7 @@
  */
 import { builtAs, type ItemType } from '../collections.js';
 import { digestOf } from './digest.js';
+import type { EditedPosts } from './output-formats.js';
 import { shardOf, type SearchShard } from './search-plan.js';
 import { planPlaced, type PlacedSite, type SitePlan } from './site-plan.js';
 
@@ -50,10 +51,11 @@ export function planEdited(
   placed: PlacedSite,
   changed: ReadonlySet<string>,
   postsPerPage: number,
+  edited?: EditedPosts,
 ): EditPlan | undefined {
-  const edited = editedIds(changed);
-  if (edited === undefined) return undefined;
-  const { postIds, pageIds } = edited;
+  const ids = editedIds(changed);
+  if (ids === undefined) return undefined;
+  const { postIds, pageIds } = ids;
   const posts = new Set<number>();
   const listings = new Set<number>();
   // The listing order: sticky posts first, then by date (as `planPlaced` lists them).
@@ -68,17 +70,32 @@ export function planEdited(
     listing: (number) => listings.has(number),
     post: (index) => posts.has(index),
     page: () => pageIds.size > 0,
+    edited,
   });
-  const docKeys = docKeysOf(edited);
+  return { plan, shards: shardsOf(placed, ids), probe: '404.html' };
+}
+
+/**
+ * The search bundles holding the posts and pages among `changed` (`type:id` keys): empty
+ * when an item of another kind changed (the edit plans in full).
+ */
+export function editedShards(placed: PlacedSite, changed: ReadonlySet<string>): SearchShard[] {
+  const ids = editedIds(changed);
+  return ids === undefined ? [] : shardsOf(placed, ids);
+}
+
+function shardsOf(
+  placed: PlacedSite,
+  ids: { postIds: Set<number>; pageIds: Set<number> },
+): SearchShard[] {
   // A document's bundle is its key's (`shardOf`): no bundle's documents are read to find it.
   const count = placed.search.shards.length;
-  const touched = new Set([...docKeys].map((key) => shardOf(key, count)));
-  const shards = placed.search.shards.filter((shard) => touched.has(shard.index));
-  return { plan, shards, probe: '404.html' };
+  const touched = new Set([...docKeysOf(ids)].map((key) => shardOf(key, count)));
+  return placed.search.shards.filter((shard) => touched.has(shard.index));
 }
 
 /** The posts and pages among `changed` (`type:id` keys); undefined if anything else is. */
-function editedIds(
+export function editedIds(
   changed: ReadonlySet<string>,
 ): { postIds: Set<number>; pageIds: Set<number> } | undefined {
   const postIds = new Set<number>();

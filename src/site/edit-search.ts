@@ -9,7 +9,7 @@
  * bundle is indexed as it would have been without it. Pure but for the index it starts.
  */
 import type { BuildWorkers, SearchBundles } from './build-workers.js';
-import { editedDocKeys } from './edit-plan.js';
+import { editedDocKeys, editedShards } from './edit-plan.js';
 import { entryDigest, safePagePath } from './placed-entries.js';
 import { PlacedSearchDoc } from './search-docs.js';
 import {
@@ -21,6 +21,7 @@ import {
   shardOf,
   type SearchShard,
 } from './search-plan.js';
+import type { PlacedSite } from './site-plan.js';
 import { isPublicEntry, type Entry, type SiteModel } from './site-model.js';
 
 /** Bundles being indexed ahead of the plan. */
@@ -90,6 +91,22 @@ export function searchAhead(
   if (shards.length === 0) return undefined;
   const files = workers.indexShards(shards, model.lang);
   // Awaited only if the plan uses it; a failure then fails the build as the plan's own would.
+  files.catch(() => undefined);
+  return { shards: shards.map(({ index, digest }) => ({ index, digest })), files };
+}
+
+/**
+ * Starts indexing the bundles of a placement that is the plan's own (recorded: `placedFromRecord`)
+ * before the rest is planned; undefined when there are none.
+ */
+export function placedAhead(
+  placed: PlacedSite,
+  changed: ReadonlySet<string>,
+  workers: BuildWorkers,
+): SearchAhead | undefined {
+  const shards = editedShards(placed, changed);
+  if (shards.length === 0) return undefined;
+  const files = workers.indexShards(shards, placed.model.lang);
   files.catch(() => undefined);
   return { shards: shards.map(({ index, digest }) => ({ index, digest })), files };
 }

@@ -32,8 +32,14 @@ export async function rebuildLanguage(
   const { lang, options, prepared } = job;
   const { outDir, siteDigest, started } = context;
   const { state } = prepared;
+  // A model the edit path read whole, which a full build after it takes as it is (a streamed
+  // one is read anew: what it has read so far decides which warnings it lists).
   let read: ModelFromStore | undefined;
-  const model = (): ModelFromStore => (read ??= languageModel(store, settings, job));
+  const model = (streamPosts: boolean): ModelFromStore => {
+    const made = languageModel(store, settings, job, { streamPosts });
+    if (!streamPosts) read = made;
+    return made;
+  };
   // After a few edits, only the pages they touch (undefined: their effect is not bounded).
   const edited = await buildEditedLanguage(store, settings, job, { outDir, siteDigest, model });
   if (edited !== undefined) {
@@ -74,6 +80,8 @@ export async function rebuildLanguage(
     pathsDigest: prepared.pathsDigest,
     ...(report.layoutDigest !== undefined ? { layoutDigest: report.layoutDigest } : {}),
   });
+  if (report.placement !== undefined)
+    store.buildPlacement.record(lang, report.manifest.modelDigest, report.placement);
   options.onLine?.(
     report.skipped
       ? `${lang}: nothing changed since the last build, skipped`

@@ -201,6 +201,7 @@ function streamedPosts(
       return posts;
     },
     readAt: (places) => order.rowsAt(places).map((row, at) => make(row, places[at]!)),
+    idAt: (place) => order.idAt(place),
   };
 }
 

@@ -15,7 +15,7 @@ import type { Placed } from './placed-entries.js';
 import type { PlacedPosts } from './placed-posts.js';
 import { robotsTxt } from './robots-txt.js';
 import type { Entry, PageEntry, PostEntry, SiteModel } from './site-model.js';
-import { sitemapParts, type SitemapUrl } from './sitemap-xml.js';
+import { patchedUrlset, sitemapParts, type SitemapUrl } from './sitemap-xml.js';
 
 /** What a format makes its files from. */
 export interface FormatInput {
@@ -28,6 +28,16 @@ export interface FormatInput {
   readonly feedSize: number;
   /** URLs per sitemap file (`PlanOptions.sitemapMaxUrls`). */
   readonly sitemapMaxUrls: number;
+  /** Given when the plan's edits moved nothing: its files are the last build's, patched. */
+  readonly edited?: EditedPosts | undefined;
+}
+
+/** The posts an edit changed in place, and the last build's files to patch. */
+export interface EditedPosts {
+  /** The edited posts' indexes among the placed posts. */
+  readonly indexes: readonly number[];
+  /** A file's text as the last build wrote it, or undefined (made again in full). */
+  readonly text: (file: string) => string | undefined;
 }
 
 export interface OutputFormat {
@@ -61,6 +71,8 @@ const sitemap: OutputFormat = {
   },
   files: (input) => {
     const urls = sitemapUrls(input.context, input.posts, input.pages);
+    const patched = input.edited && patchedSitemap(input.edited, urls, input.sitemapMaxUrls);
+    if (patched !== undefined) return [['sitemap.xml', patched]];
     return sitemapParts(urls.count, urls.urlsIn, input.model.site.publicUrl, input.sitemapMaxUrls);
   },
 };
@@ -92,6 +104,24 @@ function feedXml(model: SiteModel, posts: readonly Placed<PostEntry>[]): string 
 }
 
 /**
+ * The last build's sitemap with the home's URL (its date is the newest post's) and the edited
+ * posts' made again; undefined when it is in parts or cannot be patched (made in full).
+ */
+function patchedSitemap(
+  edited: EditedPosts,
+  urls: ReturnType<typeof sitemapUrls>,
+  maxUrls: number,
+): string | undefined {
+  if (urls.count > maxUrls) return undefined;
+  const text = edited.text('sitemap.xml');
+  if (text === undefined) return undefined;
+  const changed = urls.urlsIn(0, 1);
+  for (const index of edited.indexes)
+    changed.push(...urls.urlsIn(urls.firstPost + index, urls.firstPost + index + 1));
+  return patchedUrlset(text, changed);
+}
+
+/**
  * The sitemap's URLs in order (the home, the pages, the posts), any range of them made when
  * asked: the posts of a range are read again then (`PlacedPosts.slice`).
  */
@@ -99,7 +129,12 @@ function sitemapUrls(
   context: JobContext,
   posts: PlacedPosts,
   pages: readonly Placed<PageEntry>[],
-): { count: number; urlsIn: (start: number, end: number) => SitemapUrl[] } {
+): {
+  count: number;
+  /** Where the posts' URLs start (after the home and the pages). */
+  firstPost: number;
+  urlsIn: (start: number, end: number) => SitemapUrl[];
+} {
   const versions = (sitePath: string, counterparts: Parameters<typeof languageVersions>[4]) => {
     const canonical = absoluteUrl(context.publicUrl, sitePath);
     const { alternates } = languageVersions(context, sitePath, './', canonical, counterparts);
@@ -125,5 +160,5 @@ function sitemapUrls(
       for (const post of posts.slice(at, Math.min(to, at + 1000))) urls.push(urlFor(post));
     return urls;
   };
-  return { count: firstPost + posts.length, urlsIn };
+  return { count: firstPost + posts.length, firstPost, urlsIn };
 }

@@ -8,8 +8,11 @@ import type { PathClaims } from './path-claims.js';
 import { compare, entryDigest, pagePathOf, safePagePath, type Placed } from './placed-entries.js';
 import { isPublicEntry, type PostEntry, type PostSource, type SiteModel } from './site-model.js';
 
-/** Posts read at a time. */
+/** Posts read at a time (a whole site's walk; an edit's plan reads a few: `EDIT_WINDOW`). */
 const WINDOW = 1000;
+
+/** Posts read at a time around the few an edit's plan shows (a listing page, neighbours). */
+export const EDIT_WINDOW = 32;
 
 interface Window {
   start: number;
@@ -25,15 +28,22 @@ export class PlacedPosts {
   readonly #files: readonly string[];
   /** The newest `modifiedGmt` of the posts placed (the sitemap's date of the home). */
   readonly newestModified: string | undefined;
+  /** The first post with `newestModified` (-1 when none is placed). */
+  readonly newestIndex: number;
+  /** Posts read at a time by `at`. */
+  readonly #window: number;
   /** The last two windows read (a page's newer neighbour may be in the window before). */
   #windows: Window[] = [];
 
   constructor(
     source: PostSource,
     columns: { places: Uint32Array; ids: Float64Array; sticky: Uint8Array; files: string[] },
-    newestModified?: string,
+    newest?: { modified: string; index: number },
+    window: number = WINDOW,
   ) {
-    this.newestModified = newestModified;
+    this.#window = window;
+    this.newestModified = newest?.modified;
+    this.newestIndex = newest?.index ?? -1;
     this.#source = source;
     this.#places = columns.places;
     this.#ids = columns.ids;
@@ -57,13 +67,18 @@ export class PlacedPosts {
     return this.#files[index] as string;
   }
 
+  /** The post's place in the source (`PostSource`). */
+  place(index: number): number {
+    return this.#places[index] as number;
+  }
+
   /** The post at `index`, read with its window; undefined past either end. */
   at(index: number): Placed<PostEntry> | undefined {
     if (index < 0 || index >= this.length) return undefined;
-    const start = index - (index % WINDOW);
+    const start = index - (index % this.#window);
     let window = this.#windows.find((held) => held.start === start);
     if (window === undefined) {
-      window = { start, posts: this.slice(start, Math.min(this.length, start + WINDOW)) };
+      window = { start, posts: this.slice(start, Math.min(this.length, start + this.#window)) };
       this.#windows = [window, ...this.#windows.slice(0, 1)];
     }
     return window.posts[index - start];
@@ -154,6 +169,7 @@ export function postSourceOf(model: SiteModel): PostSource {
     size: posts.length,
     read: (start, end) => posts.slice(start, end),
     readAt: (places) => Array.from(places, (place) => posts[place]),
+    idAt: (place) => posts[place]?.id,
   };
 }
 
@@ -175,7 +191,7 @@ export interface PostCandidates {
 export function postCandidates(
   source: PostSource,
   warnings: string[],
-  each: (placed: Placed<PostEntry>) => void,
+  each: (placed: Placed<PostEntry>, place: number) => void,
 ): PostCandidates {
   const found: PostCandidates = {
     places: [],
@@ -200,7 +216,7 @@ export function postCandidates(
       found.files.push(checked.file);
       found.sitePaths.push(checked.sitePath);
       found.modified.push(entry.modifiedGmt);
-      each({ entry, ...checked, digest: '' });
+      each({ entry, ...checked, digest: '' }, start + offset);
     });
   }
   if (hidden > 0)
@@ -230,10 +246,10 @@ export function claimPosts(
     );
   }
   const kept = Array.from(ids, (_, index) => index).filter((index) => refused[index] === 0);
-  let newest: string | undefined;
-  for (const index of kept) {
-    const modified = found.modified[index] as string;
-    if (newest === undefined || modified > newest) newest = modified;
+  let newest: { modified: string; index: number } | undefined;
+  for (let at = 0; at < kept.length; at++) {
+    const modified = found.modified[kept[at] as number] as string;
+    if (newest === undefined || modified > newest.modified) newest = { modified, index: at };
   }
   return new PlacedPosts(
     source,

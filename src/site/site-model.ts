@@ -142,6 +142,11 @@ export interface PostSource {
   read(start: number, end: number): (PostEntry | undefined)[];
   /** The posts at these places, in the order given (as `read`). */
   readAt(places: ArrayLike<number>): (PostEntry | undefined)[];
+  /**
+   * The id of the item at a place, without reading it (undefined past the end): whether a
+   * recorded placement still fits the order (`stored-placement.ts`).
+   */
+  idAt(place: number): number | undefined;
 }
 
 /**

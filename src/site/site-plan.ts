@@ -27,20 +27,12 @@ import {
   type JobContext,
 } from './job-views.js';
 import { pathDigest, xorDigests } from './model-fingerprint.js';
-import { PathClaims } from './path-claims.js';
-import {
-  addMediaUses,
-  claimAll,
-  placeEntries,
-  placeMedia,
-  publicOnly,
-  type Placed,
-} from './placed-entries.js';
+import { addMediaUses, type placeMedia, type Placed } from './placed-entries.js';
 import { claimPosts, postCandidates, postSourceOf, type PlacedPosts } from './placed-posts.js';
 import { HeldRun, NumberedRun, PlannedJobs } from './planned-jobs.js';
-import { placedSearch } from './search-docs.js';
-import { OUTPUT_FORMATS, type FormatInput } from './output-formats.js';
-import { SEARCH_DIR, type SearchPlan } from './search-plan.js';
+import { OUTPUT_FORMATS, type EditedPosts, type FormatInput } from './output-formats.js';
+import type { SearchPlan } from './search-plan.js';
+import { placeAround, positiveInteger, type PostsFacts } from './site-placement.js';
 import { SITEMAP_MAX_URLS } from './sitemap-xml.js';
 import { ASSETS_DIR } from './template-files.js';
 import type { Entry, PageEntry, PostEntry, SiteModel } from './site-model.js';
@@ -108,6 +100,8 @@ export interface PlacedSite {
   readonly posts: PlacedPosts;
   readonly pages: Placed<PageEntry>[];
   readonly media: ReturnType<typeof placeMedia>;
+  /** What placing the posts found besides them, for the record of this placement. */
+  readonly facts: PostsFacts;
 }
 
 /** A plan with its pages held as a list (small sites, tests): `planPlaced` walks them instead. */
@@ -119,42 +113,21 @@ export function planSite(model: SiteModel, options: PlanOptions = {}): HeldPlan 
 }
 
 export function placeSite(model: SiteModel, options: PlanOptions = {}): PlacedSite {
-  const postsPerPage = positiveInteger(options.postsPerPage, 10);
-  const sitemapMaxUrls = positiveInteger(options.sitemapMaxUrls, SITEMAP_MAX_URLS);
-  const warnings: string[] = [];
-  const claims = new PathClaims();
-  claims.reserveDirectory(ASSETS_DIR);
-  claims.reserveDirectory(SEARCH_DIR);
-
-  // 1. Public entries with a safe, canonical path: the posts in one pass over the model's.
-  const used = new Set<string>();
+  // Public entries with a safe, canonical path: the posts in one pass over the model's.
   const source = postSourceOf(model);
-  const found = postCandidates(source, warnings, (post) => addMediaUses(used, post));
-  const pages = placeEntries(publicOnly(model.pages, 'page', warnings), 'page', warnings);
-  for (const page of pages) addMediaUses(used, page);
-  const candidates = found.ids.length;
-
-  // 2. Generated files first: the remote site's own URL scheme reserves them too.
-  const listingCount = Math.max(1, Math.ceil(candidates / postsPerPage));
-  for (let number = 1; number <= listingCount; number++) {
-    claims.claim(sitePathToFilePath(listingSitePath(number)), `listing page ${number}`);
-  }
-  for (const file of ['404.html', 'search/index.html']) claims.claim(file, file);
-  for (const format of OUTPUT_FORMATS) {
-    const entries = candidates + pages.length;
-    for (const [file, label] of format.claims(entries, sitemapMaxUrls)) claims.claim(file, label);
-  }
-
-  // 3. Media that public content uses, then pages, then posts.
-  const media = placeMedia(model, used, claims, warnings);
-  const placedPages = claimAll(pages, claims, 'page', warnings);
-  const posts = claimPosts(source, found, claims, warnings);
-  const search = placedSearch(posts, placedPages, {
-    lang: model.lang,
-    docsPerShard: options.searchDocsPerShard,
-    search: options.search !== false,
+  const candidateWarnings: string[] = [];
+  const uses = new Map<number, string[]>();
+  const found = postCandidates(source, candidateWarnings, (post, place) => {
+    const own = new Set<string>();
+    addMediaUses(own, post);
+    if (own.size > 0) uses.set(place, [...own]);
   });
-  return { search, warnings, model, options, posts, pages: placedPages, media };
+  return placeAround(model, options, {
+    candidates: found.ids.length,
+    candidateWarnings,
+    uses,
+    claim: (claims, warnings) => claimPosts(source, found, claims, warnings),
+  });
 }
 
 /**
@@ -166,6 +139,8 @@ export interface PlanScope {
   listing(number: number): boolean;
   post(index: number): boolean;
   page(id: number): boolean;
+  /** The posts edited in place and the last build's files to patch (`output-formats.ts`). */
+  edited?: EditedPosts | undefined;
 }
 
 /** The rest of the plan: every page to render (or those `only` names) and every file to write. */
@@ -200,7 +175,15 @@ export function planPlaced(placed: PlacedSite, only?: PlanScope): SitePlan {
   const files: PlannedFile[] = [];
   const sitemapMaxUrls = positiveInteger(options.sitemapMaxUrls, SITEMAP_MAX_URLS);
   const { posts, pages } = placed;
-  const input: FormatInput = { model, context, posts, pages, feedSize, sitemapMaxUrls };
+  const input: FormatInput = {
+    model,
+    context,
+    posts,
+    pages,
+    feedSize,
+    sitemapMaxUrls,
+    edited: only?.edited,
+  };
   for (const format of OUTPUT_FORMATS) {
     // A scoped plan (an edit's) writes what it makes: made twice, the sitemap was a third of
     // an edit's planning at 10,000 posts. A full plan lets it go until it is written.
@@ -381,8 +364,4 @@ function madeAgain(
       if (next.value[0] === file) return next.value[1];
     }
   };
-}
-
-function positiveInteger(value: number | undefined, fallback: number): number {
-  return value !== undefined && Number.isInteger(value) && value > 0 ? value : fallback;
 }

@@ -65,16 +65,40 @@ function urlset(urls: readonly SitemapUrl[]): string {
     '<?xml version="1.0" encoding="utf-8"?>',
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
   ];
-  for (const url of urls) {
-    lines.push('  <url>', `    <loc>${escapeXml(url.loc)}</loc>`);
-    if (url.lastmodGmt) lines.push(`    <lastmod>${escapeXml(gmtToIso(url.lastmodGmt))}</lastmod>`);
-    for (const alternate of url.alternates) {
-      lines.push(
-        `    <xhtml:link rel="alternate" hreflang="${escapeXml(alternate.hreflang)}" href="${escapeXml(alternate.href)}"/>`,
-      );
-    }
-    lines.push('  </url>');
-  }
+  for (const url of urls) lines.push(urlElement(url));
   lines.push('</urlset>', '');
   return lines.join('\n');
+}
+
+/** One `<url>` element as `urlset` writes it, without the newline after it. */
+function urlElement(url: SitemapUrl): string {
+  const lines = ['  <url>', `    <loc>${escapeXml(url.loc)}</loc>`];
+  if (url.lastmodGmt) lines.push(`    <lastmod>${escapeXml(gmtToIso(url.lastmodGmt))}</lastmod>`);
+  for (const alternate of url.alternates) {
+    lines.push(
+      `    <xhtml:link rel="alternate" hreflang="${escapeXml(alternate.hreflang)}" href="${escapeXml(alternate.href)}"/>`,
+    );
+  }
+  lines.push('  </url>');
+  return lines.join('\n');
+}
+
+/**
+ * A sitemap file of one part (`urlset`) with the elements of `urls` made again in place, each
+ * found by its `<loc>`; the rest of the text as it was. Undefined when one is not there: an
+ * edit that moves nothing changes a few URLs' dates, and making every URL again was most of
+ * an edit build's sitemap (issue 17).
+ */
+export function patchedUrlset(text: string, urls: readonly SitemapUrl[]): string | undefined {
+  let patched = text;
+  for (const url of urls) {
+    const opening = `\n  <url>\n    <loc>${escapeXml(url.loc)}</loc>\n`;
+    const at = patched.indexOf(opening);
+    if (at < 0 || patched.indexOf(opening, at + 1) >= 0) return undefined;
+    const closing = '\n  </url>\n';
+    const end = patched.indexOf(closing, at + 1);
+    if (end < 0) return undefined;
+    patched = patched.slice(0, at + 1) + urlElement(url) + patched.slice(end + closing.length - 1);
+  }
+  return patched;
 }

@@ -94,6 +94,8 @@ export interface PublishedOrder {
   rows(start: number, end: number): (PublishedEntryRow | undefined)[];
   /** The rows at these places of the order, in the order given (as `rows`). */
   rowsAt(places: ArrayLike<number>): (PublishedEntryRow | undefined)[];
+  /** The id of the item at a place (undefined past the end), from the order read once. */
+  idAt(place: number): number | undefined;
 }
 
 /** Reads the order of a language's public items (see the module's comment). */
@@ -136,6 +138,7 @@ export class PublishedOrderReader {
         return this.#rows(lang, types, { typeIndex, ids: idOf }, places);
       },
       rowsAt: (places) => this.#rows(lang, types, { typeIndex, ids: idOf }, places),
+      idAt: (place) => idOf[place],
     };
   }
 

@@ -15,6 +15,7 @@ import { upgrade013 } from './schema-upgrades/013-build-layout.js';
 import { upgrade014 } from './schema-upgrades/014-build-staged.js';
 import { upgrade015 } from './schema-upgrades/015-lacking-facts.js';
 import { upgrade016 } from './schema-upgrades/016-site-paths.js';
+import { upgrade017 } from './schema-upgrades/017-build-placement.js';
 
 /** Every schema step, in order. Append new steps; never edit a released one. */
 export const SCHEMA_UPGRADES: readonly SchemaUpgrade[] = [
@@ -34,6 +35,7 @@ export const SCHEMA_UPGRADES: readonly SchemaUpgrade[] = [
   upgrade014,
   upgrade015,
   upgrade016,
+  upgrade017,
 ];
 
 /** The schema version this code writes; `PRAGMA user_version` of an up-to-date cache. */

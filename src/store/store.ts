@@ -20,6 +20,7 @@ import { PublishedOrderReader } from './published-order.js';
 import { BuildOutputsRepo } from './build-outputs-repo.js';
 import { SyncQueueRepo } from './sync-queue-repo.js';
 import { BuildStagedRepo } from './build-staged-repo.js';
+import { BuildPlacementRepo } from './build-placement-repo.js';
 import { BuildStateRepo } from './build-state-repo.js';
 import type { BackupResult } from './backup.js';
 import { backupDatabase } from './backup.js';
@@ -61,6 +62,8 @@ export class Store {
   readonly syncQueue: SyncQueueRepo;
   /** The last build of each language (`build_state` + `build_outputs`). */
   readonly buildState: BuildStateRepo;
+  /** Where the last build of each language placed its posts (`build_placement`). */
+  readonly buildPlacement: BuildPlacementRepo;
   /** The rows of the builds in progress (`build_staged`). */
   readonly buildStaged: BuildStagedRepo;
 
@@ -95,6 +98,7 @@ export class Store {
     this.buildOutputs = new BuildOutputsRepo(this.#ctx);
     this.syncQueue = new SyncQueueRepo(this.#ctx);
     this.buildState = new BuildStateRepo(this.#ctx);
+    this.buildPlacement = new BuildPlacementRepo(this.#ctx);
     this.buildStaged = new BuildStagedRepo(this.#ctx);
   }
 

@@ -9,7 +9,9 @@
  * the listing, a post unpublished, a new post, and a slug edit of a linked post (the linking
  * page changes too). Each also checks how the run planned `pl` (`plan` in the JSON): only the
  * pages the edit touches (`edits`) where the layout of the site stayed, every page (`full`)
- * where items moved, came or went.
+ * where items moved, came or went. Where the last build placed each post is recorded with it
+ * (for the next edit build): after each run it is the run's own build's, and the same as the
+ * forced full build records.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,6 +28,7 @@ import { checkLinks } from '../../helpers/link-check.js';
 import { getJson, type Json } from '../../helpers/reference.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
 import { build, pull, resolveSettings } from '../../../src/index.js';
+import { openStore } from '../../../src/store/index.js';
 import { startBuildWorkers, type BuildWorkers } from '../../../src/site/build-workers.js';
 
 describe('a run after one edit', () => {
@@ -133,6 +136,7 @@ describe('a run after one edit', () => {
     if (plan === 'edits') expect(built.planned).toBeLessThanOrEqual(6);
     const after = snapshotFiles(langDir);
     const { written } = diffSnapshots(before, after);
+    const placedByRun = recordedPlacement();
 
     const fullOut = path.join(mirror.temp.dir, 'full-output');
     const full = await runCliCaptured(
@@ -146,6 +150,9 @@ describe('a run after one edit', () => {
     );
     expect(full.code, full.stderr).toBe(0);
     const fresh = snapshotFiles(path.join(fullOut, 'pl'));
+    expect(placedByRun, 'the placement the run recorded, as a full build records it').toEqual(
+      recordedPlacement(),
+    );
     fs.rmSync(fullOut, { recursive: true, force: true });
     expect([...after.keys()].sort()).toEqual([...fresh.keys()].sort());
     const missed = [...fresh]
@@ -159,6 +166,18 @@ describe('a run after one edit', () => {
     );
     expect(forNothing, 'files rewritten with the same bytes').toEqual([]);
     return written;
+  }
+
+  /** The placement recorded for `pl`, checked to be the last build's. */
+  function recordedPlacement(): { data: string; newest: string | null } {
+    const store = openStore(mirror.cacheFile);
+    try {
+      const placement = store.buildPlacement.get('pl');
+      expect(placement?.modelDigest).toBe(store.buildState.getState('pl')?.modelDigest);
+      return { data: placement?.data ?? '', newest: placement?.newest ?? null };
+    } finally {
+      store.close();
+    }
   }
 
   it('after a title edit: its page, a listing, the feed, the sitemap and its search bundle', async () => {

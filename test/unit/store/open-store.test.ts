@@ -71,6 +71,8 @@ describe('openStore', () => {
     expect(tables(file)).toEqual([
       'autosaves',
       'build_outputs',
+      'build_placement',
+      'build_placement_posts',
       'build_staged',
       'build_state',
       'checkouts',
