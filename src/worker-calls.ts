@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parentPort, Worker } from 'node:worker_threads';
+import { parentPort, Worker, type ResourceLimits } from 'node:worker_threads';
 import { CmsMirrorError, InputError, rebuildError, WorkerError, type ErrorCode } from './errors.js';
 
 type Request<P> = { id: number; payload: P } | { shutdown: true };
@@ -41,6 +41,12 @@ export interface WorkerCallsOptions {
    * @default false
    */
   readonly graceful?: boolean;
+  /**
+   * The worker's heap limits (`Worker`'s `resourceLimits`): a thread that allocates little can
+   * be given a young generation smaller than the one the process's flags give every thread.
+   * @default the process's
+   */
+  readonly resourceLimits?: ResourceLimits;
 }
 
 /**
@@ -53,7 +59,7 @@ export function startWorkerCalls<P, R>(
   options: WorkerCallsOptions = {},
 ): WorkerCalls<P, R> {
   const name = path.basename(fileURLToPath(entry), '.js');
-  const worker = startModuleWorker(entry);
+  const worker = startModuleWorker(entry, options.resourceLimits);
   const pending = new Map<number, { resolve: (result: R) => void; reject: (e: Error) => void }>();
   let nextId = 0;
   let failure: Error | undefined;
@@ -131,11 +137,12 @@ export function serveCalls<P, R>(
   });
 }
 
-function startModuleWorker(compiled: URL): Worker {
-  if (fs.existsSync(fileURLToPath(compiled))) return new Worker(compiled);
+function startModuleWorker(compiled: URL, resourceLimits?: ResourceLimits): Worker {
+  const limits = resourceLimits === undefined ? {} : { resourceLimits };
+  if (fs.existsSync(fileURLToPath(compiled))) return new Worker(compiled, limits);
   const source = compiled.href.replace(/\.js$/, '.ts');
   const boot = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(source)}, ${JSON.stringify(import.meta.url)}))`;
-  return new Worker(boot, { eval: true });
+  return new Worker(boot, { eval: true, ...limits });
 }
 
 /** Typed errors cross the thread boundary as data and come back as the same class. */

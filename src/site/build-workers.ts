@@ -12,7 +12,11 @@ import { startWorkerCalls, type WorkerCalls } from '../worker-calls.js';
 import { oneAtATime } from './one-at-a-time.js';
 import { buildSearchShard, type ShardRequest } from './search-index.js';
 import type { SearchShard } from './search-plan.js';
-import { limitHeapGrowth } from './heap-growth.js';
+import {
+  limitHeapGrowth,
+  RENDER_YOUNG_GENERATION_MB,
+  SEARCH_YOUNG_GENERATION_MB,
+} from './heap-growth.js';
 
 /**
  * The files of each rebuilt search bundle, by shard index (none for a bundle handed to the
@@ -72,10 +76,14 @@ export function startBuildWorkers(): BuildWorkers {
   const renderer = startWorkerCalls<StagedRenderInput, StagedRenderResult>(
     // `../site/`: the same file from the bundled CLI (`dist/cli/`, scripts/bundle-cli.mjs).
     new URL('../site/render-worker.js', import.meta.url),
+    { resourceLimits: { maxYoungGenerationSizeMb: RENDER_YOUNG_GENERATION_MB } },
   );
   // Graceful: a search worker stops its Pagefind process before it ends.
   const startSearcher = (): WorkerCalls<ShardRequest, Map<string, Uint8Array>> =>
-    startWorkerCalls(new URL('../site/search-worker.js', import.meta.url), { graceful: true });
+    startWorkerCalls(new URL('../site/search-worker.js', import.meta.url), {
+      graceful: true,
+      resourceLimits: { maxYoungGenerationSizeMb: SEARCH_YOUNG_GENERATION_MB },
+    });
   const searchers = [startSearcher()];
   const maxSearchers = Math.max(1, Math.min(2, os.availableParallelism()));
   return {

@@ -13,20 +13,28 @@ import v8 from 'node:v8';
 const HEAP_GROWING_PERCENT = 20;
 
 /**
- * Largest semi-space of a heap's young generation, in MB. Eleventy allocates mostly
- * short-lived objects per page; in the render worker's default young generation many outlive
- * a scavenge only because it came too soon, and were copied, promoted and marked again. At
- * 10,000 posts this cut a full build's CPU from 50.0 to 41.7 s (medians of two loaded A/B
- * pairs, the tree's peak RSS 312 → 314 MB: test/bench/RESULTS.md, i-fast2). Only heaps made
- * after the flag is set read it: the worker threads', not this thread's.
+ * The young generation of the render worker, in MB (V8 counts three semi-spaces: 16 MB
+ * semi-spaces). Eleventy allocates mostly short-lived objects per page; in a smaller young
+ * generation many outlive a scavenge only because it came too soon, and were copied, promoted
+ * and marked again (at 10,000 posts a full build's CPU 50.0 → 41.7 s with 16 MB semi-spaces:
+ * test/bench/RESULTS.md, i-fast2).
  */
-const MAX_SEMI_SPACE_MB = 16;
+export const RENDER_YOUNG_GENERATION_MB = 48;
+
+/**
+ * The young generation of a search worker, in MB (2 MB semi-spaces). A search worker only
+ * passes documents on to its Pagefind process; V8's default (16 MB semi-spaces on a machine
+ * with this much memory) let each one commit 10–32 MB of young generation it barely used
+ * (test/bench/RESULTS.md, i-mem4).
+ */
+export const SEARCH_YOUNG_GENERATION_MB = 6;
 
 /**
  * Sets the growth for every heap of this process, the threads started later included: V8
- * reads the flag whenever it sets a heap's next limit, and all threads share V8's flags.
+ * reads the flag whenever it sets a heap's next limit, and all threads share V8's flags. The
+ * young generation is each worker's own (`resourceLimits`): V8's `--max-semi-space-size`, set
+ * here, would override every worker's limit with one size for all.
  */
 export function limitHeapGrowth(): void {
   v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  v8.setFlagsFromString(`--max-semi-space-size=${MAX_SEMI_SPACE_MB}`);
 }

@@ -4,7 +4,8 @@
  * needs of a post (title, excerpt, dates, links) is read again from the model's posts a window
  * at a time (`PostSource`), so that a build does not hold its site whole (issue 17).
  */
-import type { PathClaims } from './path-claims.js';
+import { contestedFiles } from './contested-paths.js';
+import { PathClaims } from './path-claims.js';
 import { compare, entryDigest, pagePathOf, safePagePath, type Placed } from './placed-entries.js';
 import { isPublicEntry, type PostEntry, type PostSource, type SiteModel } from './site-model.js';
 
@@ -179,7 +180,6 @@ export interface PostCandidates {
   ids: number[];
   sticky: number[];
   files: string[];
-  sitePaths: string[];
   /** Each candidate's `modifiedGmt`, while the claims are made. */
   modified: string[];
 }
@@ -198,7 +198,6 @@ export function postCandidates(
     ids: [],
     sticky: [],
     files: [],
-    sitePaths: [],
     modified: [],
   };
   const unsafe: string[] = [];
@@ -214,7 +213,6 @@ export function postCandidates(
       found.ids.push(entry.id);
       found.sticky.push(entry.sticky ? 1 : 0);
       found.files.push(checked.file);
-      found.sitePaths.push(checked.sitePath);
       found.modified.push(entry.modifiedGmt);
       each({ entry, ...checked, digest: '' }, start + offset);
     });
@@ -225,7 +223,12 @@ export function postCandidates(
   return found;
 }
 
-/** Claims the candidates' files, the oldest post first (as `claimAll`), and keeps the granted. */
+/**
+ * Claims the candidates' files, the oldest post first (as `claimAll`), and keeps the granted.
+ * Each post is only checked against the site's other claims, claiming nothing: the few posts
+ * whose files collide with each other's (`contestedFiles`) are claimed on a layer of their
+ * own, so that no post's file, directories and owner are held (~0.1 KB a post).
+ */
 export function claimPosts(
   source: PostSource,
   found: PostCandidates,
@@ -233,16 +236,20 @@ export function claimPosts(
   warnings: string[],
 ): PlacedPosts {
   const { ids, files } = found;
-  const byAge = Array.from(ids, (_, index) => index).sort(
+  const byAge = Uint32Array.from(ids.keys()).sort(
     (a, b) => (ids[a] as number) - (ids[b] as number) || a - b,
   );
+  const contested = contestedFiles(files);
+  const amongPosts = new PathClaims(claims);
   const refused = new Uint8Array(ids.length);
   for (const index of byAge) {
-    const conflict = claims.claim(files[index] as string, `post ${ids[index]}`);
+    const file = files[index] as string;
+    const conflict =
+      contested[index] === 1 ? amongPosts.claim(file, `post ${ids[index]}`) : claims.conflict(file);
     if (conflict === undefined) continue;
     refused[index] = 1;
     warnings.push(
-      `post ${ids[index]} left out: its path ${found.sitePaths[index]} is ${conflict}.`,
+      `post ${ids[index]} left out: its path ${sitePathAt(source, found, index)} is ${conflict}.`,
     );
   }
   const kept = Array.from(ids, (_, index) => index).filter((index) => refused[index] === 0);
@@ -261,4 +268,12 @@ export function claimPosts(
     },
     newest,
   );
+}
+
+/** A candidate's site path, read again (only a refused post's warning needs it). */
+function sitePathAt(source: PostSource, found: PostCandidates, index: number): string {
+  const entry = source.readAt([found.places[index] as number])[0];
+  if (entry === undefined || entry.id !== found.ids[index])
+    throw new Error(`Internal error: post ${found.ids[index]} is not read again alike.`);
+  return pagePathOf(entry).sitePath;
 }

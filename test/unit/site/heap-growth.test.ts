@@ -14,7 +14,7 @@ import type * as HeapGrowth from '../../../src/site/heap-growth.js';
 
 vi.mock('../../../src/site/heap-growth.js', async (original) => {
   const real = await original<typeof HeapGrowth>();
-  return { limitHeapGrowth: vi.fn(real.limitHeapGrowth) };
+  return { ...real, limitHeapGrowth: vi.fn(real.limitHeapGrowth) };
 });
 
 const churn = path.resolve(import.meta.dirname, '../../helpers/site/heap-churn.ts');
