@@ -87,12 +87,7 @@ export function searchAhead(
   changed: ReadonlySet<string>,
   workers: BuildWorkers,
 ): SearchAhead | undefined {
-  const shards = guessEditedShards(model, changed);
-  if (shards.length === 0) return undefined;
-  const files = workers.indexShards(shards, model.lang);
-  // Awaited only if the plan uses it; a failure then fails the build as the plan's own would.
-  files.catch(() => undefined);
-  return { shards: shards.map(({ index, digest }) => ({ index, digest })), files };
+  return indexAhead(guessEditedShards(model, changed), model.lang, workers);
 }
 
 /**
@@ -104,9 +99,17 @@ export function placedAhead(
   changed: ReadonlySet<string>,
   workers: BuildWorkers,
 ): SearchAhead | undefined {
-  const shards = editedShards(placed, changed);
+  return indexAhead(editedShards(placed, changed), placed.model.lang, workers);
+}
+
+function indexAhead(
+  shards: SearchShard[],
+  lang: string,
+  workers: BuildWorkers,
+): SearchAhead | undefined {
   if (shards.length === 0) return undefined;
-  const files = workers.indexShards(shards, placed.model.lang);
+  const files = workers.indexShards(shards, lang);
+  // Awaited only if the plan uses it; a failure then fails the build as the plan's own would.
   files.catch(() => undefined);
   return { shards: shards.map(({ index, digest }) => ({ index, digest })), files };
 }
