@@ -1,5 +1,6 @@
 import type { Settings } from '../config/index.js';
-import type { BuildSummary, BuildWorkers, StaticServer } from '../site/index.js';
+import type { BuildSummary, BuildWorkers } from '../site/index.js';
+import type { StaticServer } from '../site/static-server.js';
 
 export interface BuildOptions {
   readonly settings: Settings;
@@ -68,7 +69,10 @@ export type ServeResult = StaticServer;
 
 /** Serves settings.output over HTTP to look at the built sites; `close()` stops it. */
 export async function serve(options: ServeOptions): Promise<ServeResult> {
-  const { startStaticServer } = await import('../site/index.js');
+  // Not through the site stage's entry point: on Node 22.5 and later an ES import of node:http
+  // reads its lazy WebSocket export, which loads Node's own undici and with it http2 and tls
+  // (test/integration/cli/bundled-cli.test.ts). Only `serve` and `watch` need a server.
+  const { startStaticServer } = await import('../site/static-server.js');
   return startStaticServer(options.settings.output, {
     ...(options.host !== undefined ? { host: options.host } : {}),
     ...(options.port !== undefined ? { port: options.port } : {}),

@@ -3,5 +3,3 @@ export { runBuild } from './run-build.js';
 export type { BuildSummary, LanguageBuild, LanguagePhases } from './build-summary.js';
 export type { RunBuildOptions } from './run-build.js';
 export type { BuildWorkers } from './build-workers.js';
-export { startStaticServer } from './static-server.js';
-export type { StaticServer } from './static-server.js';
