@@ -30,9 +30,11 @@ describe('a worker started with a young generation limit', () => {
   it('keeps its young generation within it after the build limits heap growth', async () => {
     limitHeapGrowth();
     const [small, large] = await Promise.all([churn(6), churn(48)]);
-    // 6 MB of young generation is two 2 MB semi-spaces (and room for large objects).
-    expect(small).toBeLessThanOrEqual(4 * MB);
+    // 6 MB of young generation is two 2 MB semi-spaces (and room for large objects) in Node 20
+    // and 22, whose new space then stays at 4 MB; Node 24's V8 sizes it in pages and was seen
+    // at 4.25-6.25 MB. Unlimited, the same churn reaches 32 MB (Node 20, 22) or 128 MB (24).
+    expect(small).toBeLessThanOrEqual(8 * MB);
     // The same churn grows a worker allowed more well past that.
-    expect(large).toBeGreaterThan(8 * MB);
+    expect(large).toBeGreaterThanOrEqual(16 * MB);
   }, 60_000);
 });
