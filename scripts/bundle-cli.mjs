@@ -20,6 +20,7 @@ import { build } from 'esbuild';
 
 const OUT = 'dist/cli';
 const CHUNK = /^cms-mirror-[A-Z0-9]+\.js$/;
+const YAML_BUNDLE = 'yaml.cjs';
 
 // The chunks of an earlier build: their names change with their content.
 for (const file of readdirSync(OUT)) if (CHUNK.test(file)) rmSync(`${OUT}/${file}`);
@@ -38,7 +39,19 @@ await build({
   banner: {
     js: "import { createRequire as cmsMirrorRequire } from 'node:module';\nconst require = cmsMirrorRequire(import.meta.url);",
   },
-  plugins: [await http2OnDemand()],
+  plugins: [await http2OnDemand(), yamlOnDemand()],
+  logLevel: 'warning',
+});
+
+// The `yaml` package as one CommonJS file, which `dist/config/yaml-module.js` requires in the
+// bundle when a pipeline file is not plain enough for `readPlainYaml`.
+await build({
+  stdin: { contents: "module.exports = require('yaml');", resolveDir: '.', loader: 'js' },
+  outfile: `${OUT}/${YAML_BUNDLE}`,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
   logLevel: 'warning',
 });
 
@@ -68,6 +81,27 @@ async function http2OnDemand() {
         if (used.size > 0) throw new Error(`${args.importer} uses ${[...used].join(', ')}`);
         return { path: stand };
       });
+    },
+  };
+}
+
+/**
+ * `dist/config/yaml-module.js` requires the `yaml` package on first use, so that a no-op `run`
+ * whose pipeline file `readPlainYaml` reads does not load it (~35 ms of CPU; RESULTS.md,
+ * i-noop6). In the bundle it requires `yaml.cjs` beside the chunks instead: the package's own
+ * ~70 CommonJS files took ~120 ms to require, its bundled copy as much as an import.
+ */
+function yamlOnDemand() {
+  return {
+    name: 'yaml-on-demand',
+    setup(bundle) {
+      bundle.onLoad({ filter: /[\\/]dist[\\/]config[\\/]yaml-module\.js$/ }, () => ({
+        contents: [
+          "import { createRequire } from 'node:module';",
+          `export function yamlModule() { return createRequire(import.meta.url)('./${YAML_BUNDLE}'); }`,
+        ].join('\n'),
+        loader: 'js',
+      }));
     },
   };
 }

@@ -3,7 +3,7 @@
  * cut short (retry it), a body that is simply something else (HTML, PHP notices: do not), a
  * compressed body the client never asked for, a body nested too deep to process safely.
  */
-import { MAX_BODY_DEPTH, nestsDeeperThan } from './json-depth.js';
+import { MAX_BODY_DEPTH, mayNestDeeperThan, nestsDeeperThan } from './json-depth.js';
 
 export type JsonBodyResult =
   | { readonly ok: true; readonly value: unknown }
@@ -51,7 +51,7 @@ export function parseJsonBody(
   }
   try {
     const value = JSON.parse(text) as unknown;
-    if (nestsDeeperThan(value, MAX_BODY_DEPTH)) {
+    if (mayNestDeeperThan(text, MAX_BODY_DEPTH) && nestsDeeperThan(value, MAX_BODY_DEPTH)) {
       return {
         ok: false,
         reason: 'too-deep',

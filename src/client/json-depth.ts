@@ -24,3 +24,21 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
   }
   return false;
 }
+
+/**
+ * Whether the JSON text `text` may parse into a value nesting deeper than `max` levels: each
+ * level is an array or object, each of those a `[` or `{` of the text, so a text with at most
+ * `max` of them cannot. Counting them with `indexOf` costs a fraction of walking the parsed
+ * value, which took ~9 ms of a no-op `run`'s CPU for its 16 answers (test/bench/RESULTS.md,
+ * i-noop6); a text with more (a large crawl page) is walked (`nestsDeeperThan`). Pure.
+ */
+export function mayNestDeeperThan(text: string, max: number): boolean {
+  let brackets = 0;
+  for (const bracket of ['[', '{']) {
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) {
+      brackets++;
+      if (brackets > max) return true;
+    }
+  }
+  return false;
+}

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { pipelineSchema, type PipelineFile } from './pipeline-schema.js';
+import { readPlainYaml } from './plain-yaml.js';
+import { yamlModule } from './yaml-module.js';
 
 /** Reads and validates a pipeline file (YAML or JSON). Every problem is reported in one error. */
 export function loadPipelineFile(file: string): PipelineFile {
@@ -19,15 +20,17 @@ export function loadPipelineFile(file: string): PipelineFile {
 }
 
 export function parsePipelineText(text: string, file: string): PipelineFile {
+  const json = file.endsWith('.json');
   let raw: unknown;
   try {
-    raw = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+    raw = json ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
-    const where =
-      error instanceof YAMLParseError && error.linePos ? ` at line ${error.linePos[0].line}` : '';
+    // A YAML error comes from the package, so it is loaded by then.
+    const yamlError = !json && error instanceof yamlModule().YAMLParseError ? error : undefined;
+    const where = yamlError?.linePos ? ` at line ${yamlError.linePos[0].line}` : '';
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw new ConfigError(
-      `${file}: not valid ${file.endsWith('.json') ? 'JSON' : 'YAML'}${where}: ${reason}`,
+      `${file}: not valid ${json ? 'JSON' : 'YAML'}${where}: ${reason}`,
       { file },
       { cause: error },
     );
@@ -39,6 +42,12 @@ export function parsePipelineText(text: string, file: string): PipelineFile {
   const result = pipelineSchema.safeParse(raw);
   if (!result.success) throw configErrorFromIssues(file, result.error.issues);
   return result.data;
+}
+
+/** The plain YAML most pipeline files are written in is read without the `yaml` package. */
+function parseYaml(text: string): unknown {
+  const plain = readPlainYaml(text);
+  return plain ? plain.value : yamlModule().parse(text);
 }
 
 export function configErrorFromIssues(

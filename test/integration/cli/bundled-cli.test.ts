@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -85,6 +85,8 @@ describe('the bundled CLI', () => {
     const unneededChunks = [
       ...['// dist/reference/', 'node_modules/parse5/'],
       ...['// dist/site/site-plan.js', '// dist/site/build-site.js'],
+      // The pipeline file is plain YAML: read without the yaml package (push's chunk has it).
+      'node_modules/yaml/',
     ];
     for (const unneeded of unneededChunks) {
       expect(all).toContain(unneeded);
@@ -94,6 +96,7 @@ describe('the bundled CLI', () => {
     const required = readFileSync(join(temp.dir, 'no-op.txt.cjs'), 'utf8').split('\n');
     expect(required.filter((request) => request.includes('undici'))).toEqual([]);
     expect(required.some((request) => request.includes('better-sqlite3'))).toBe(true);
+    expect(required.filter((request) => /yaml/.test(request))).toEqual([]);
     // Nor Node's http2 and tls, which undici's HTTP/2 client required when it loaded: the
     // client speaks HTTP/1.1 (scripts/http2-on-demand.cjs).
     const builtins = readFileSync(join(temp.dir, 'no-op.txt.builtins'), 'utf8').split('\n');
@@ -104,5 +107,15 @@ describe('the bundled CLI', () => {
     // The bundle does not hoist an external only one command uses (chokidar: watch).
     expect(packages.filter((url) => url.includes('/chokidar/'))).toEqual([]);
     expect(packages.length, packages.join('\n')).toBeLessThan(10);
+
+    // A pipeline file beyond plain YAML (an anchor) is read by the yaml package, bundled into
+    // one file beside the chunks (its own ~70 files took ~120 ms to require).
+    const anchored = join(temp.dir, 'anchored.yaml');
+    writeFileSync(anchored, 'http: &unpaced\n  requestsPerSecond: 0\n');
+    const withAnchor = run.map((arg) => (arg.endsWith('pipeline.yaml') ? anchored : arg));
+    expect(withAnchor).toContain(anchored);
+    await tracedBin(withAnchor, join(temp.dir, 'anchored.txt'));
+    const requiredThen = readFileSync(join(temp.dir, 'anchored.txt.cjs'), 'utf8').split('\n');
+    expect(requiredThen.filter((request) => /yaml/.test(request))).toEqual(['./yaml.cjs']);
   }, 180_000);
 });

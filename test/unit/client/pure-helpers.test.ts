@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseJsonBody } from '../../../src/client/json-body.js';
+import { mayNestDeeperThan } from '../../../src/client/json-depth.js';
 import {
   hasNextPage,
   integerHeader,
@@ -111,6 +112,76 @@ describe('parseJsonBody', () => {
       ok: false,
       reason: 'not-utf8',
     });
+  });
+
+  // Lists, objects and both alternating, `depth` levels deep: bare, or each level also holding
+  // a string with brackets in it (brackets that are no level).
+  const nestings: Record<string, (depth: number) => string> = {
+    bare: (depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`,
+    lists: (depth) => `${'["[{",'.repeat(depth - 1)}[]${']'.repeat(depth - 1)}`,
+    objects: (depth) => `${'{"k{":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`,
+    mixed: (depth) => {
+      let text = '0';
+      for (let level = 0; level < depth; level++)
+        text = level % 2 === 0 ? `["]",${text}]` : `{"[":${text}}`;
+      return text;
+    },
+  };
+
+  it('refuses a body nested deeper than 5,000 levels, however it nests, and keeps one 5,000 deep', () => {
+    for (const [name, nesting] of Object.entries(nestings)) {
+      expect(parseJsonBody(Buffer.from(nesting(5_000)), json).ok, name).toBe(true);
+      expect(parseJsonBody(Buffer.from(nesting(5_001)), json), name).toMatchObject({
+        ok: false,
+        reason: 'too-deep',
+      });
+    }
+  });
+
+  it('keeps a wide body with more brackets than levels allowed, and refuses a deep one inside it', () => {
+    const wide = `[${Array.from({ length: 6_000 }, (_, i) => `{"id":${i},"tags":[]}`).join(',')}]`;
+    expect(parseJsonBody(Buffer.from(wide), json).ok).toBe(true);
+    const deepInside = `[${wide},${nestings['mixed']?.(5_001) ?? ''}]`;
+    expect(parseJsonBody(Buffer.from(deepInside), json)).toMatchObject({ reason: 'too-deep' });
+  });
+});
+
+describe('mayNestDeeperThan', () => {
+  /** The oracle: the depth of a parsed value, by recursion (the values here are small). */
+  const depthOf = (value: unknown): number =>
+    typeof value !== 'object' || value === null
+      ? 0
+      : 1 + Math.max(0, ...Object.values(value).map(depthOf));
+
+  it('is true of every text whose value nests deeper than the limit', () => {
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return Math.floor((seed / 2147483648) * n);
+    };
+    const value = (budget: number): unknown => {
+      switch (budget <= 0 ? 0 : next(4)) {
+        case 0:
+          return pickScalar(next(4));
+        case 1:
+          return Array.from({ length: next(3) }, () => value(budget - 1));
+        default:
+          return Object.fromEntries(
+            Array.from({ length: next(3) }, (_, i) => [`k${i}[{`, value(budget - 1)]),
+          );
+      }
+    };
+    const pickScalar = (n: number): unknown => [0, 'a]}', '{[', null][n];
+    let deeper = 0;
+    for (let i = 0; i < 3_000; i++) {
+      const text = JSON.stringify(value(8));
+      for (const max of [0, 1, 2, 3, 5]) {
+        if (depthOf(JSON.parse(text)) <= max) continue;
+        deeper++;
+        expect(mayNestDeeperThan(text, max), `${text} (max ${max})`).toBe(true);
+      }
+    }
+    expect(deeper).toBeGreaterThan(1_000);
   });
 });
 

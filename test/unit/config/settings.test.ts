@@ -47,6 +47,17 @@ describe('resolveSettings', () => {
     expect(settings.credentials).toBeUndefined();
   });
 
+  it('reads YAML beyond the plain forms with the yaml package (an anchor and its alias)', () => {
+    const file = write(
+      'anchored.yaml',
+      'site: &site https://example.org\nbuild:\n  publicUrl: *site\nhttp: {concurrency: 2}\n',
+    );
+    const settings = resolveSettings({ pipeline: file }, {}, dir);
+    expect(settings.site).toBe('https://example.org');
+    expect(settings.build.publicUrl).toBe('https://example.org');
+    expect(settings.http.concurrency).toBe(2);
+  });
+
   it('reads a JSON pipeline', () => {
     const file = write(
       'p.json',
