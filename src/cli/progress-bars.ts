@@ -23,6 +23,7 @@ export function barReporter(stderr: Stream): ProgressReporter {
         multibar.log(`warning: ${event.lang}: ${event.message}\n`);
         return;
       }
+      if (event.type !== 'progress') return;
       const key = `${event.lang}/${event.collection}`.padEnd(12);
       let bar = bars.get(key);
       if (bar === undefined) {

@@ -33,6 +33,7 @@ function lineReporter(stderr: Stream): ProgressReporter {
         stderr.write(`warning: ${event.lang}: ${event.message}\n`);
         return;
       }
+      if (event.type !== 'progress') return;
       const key = `${event.lang}/${event.collection}`;
       if (event.phase === 'crawl') stored.set(key, event.done);
       if (phases.get(key) === event.phase) return;

@@ -2,4 +2,5 @@
 export { runBuild } from './run-build.js';
 export type { BuildSummary, LanguageBuild, LanguagePhases } from './build-summary.js';
 export type { RunBuildOptions } from './run-build.js';
-export type { BuildWorkers } from './build-workers.js';
+export { keptBuildWorkers } from './build-workers.js';
+export type { BuildWorkers, KeptBuildWorkers } from './build-workers.js';

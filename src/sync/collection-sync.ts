@@ -83,6 +83,8 @@ export class CollectionSync {
   readonly #lists: ListClient;
   /** Ids stored by this pull and how each was counted: an id is counted once per pull. */
   readonly #counted = new IdTable<Counted>(['created', 'updated', 'unchanged']);
+  /** The stream's first change was reported (`changed` events). */
+  #reportedChange = false;
   /** Bad records already reported (re-reads of a window must not count them again). */
   readonly #badSeen = new Set<string>();
   #cursor: CrawlCursor;
@@ -371,7 +373,14 @@ export class CollectionSync {
         counters[outcome] += 1;
         this.#counted.set(id, outcome);
       }
+      if (outcome !== 'unchanged') this.#changed();
     }
+  }
+
+  #changed(): void {
+    if (this.#reportedChange) return;
+    this.#reportedChange = true;
+    this.#d.emit({ type: 'changed', lang: this.#d.lang, collection: this.#d.type });
   }
 
   #progress(phase: 'crawl' | 'deletions'): void {

@@ -85,7 +85,13 @@ export type PullEvent =
       /** Expected count when known. */
       readonly total: number | undefined;
     }
-  | { readonly type: 'warning'; readonly lang: string; readonly message: string };
+  | { readonly type: 'warning'; readonly lang: string; readonly message: string }
+  /**
+   * The first item of a collection stream stored as created or updated, as soon as it is
+   * stored (at most once a stream): `run` starts the build's workers then, while the pull
+   * goes on. Deletions are not reported here.
+   */
+  | { readonly type: 'changed'; readonly lang: string; readonly collection: ItemType };
 
 /** Rounds seconds for reports (milliseconds are noise next to network time). */
 export function roundSeconds(ms: number): number {

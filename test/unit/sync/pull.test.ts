@@ -249,3 +249,61 @@ describe('pull', () => {
     });
   });
 });
+
+/**
+ * The `changed` event (what `run` starts its build workers on): each collection stream's first
+ * stored change, once, before that stream reports `done`; nothing for a pull that stores no
+ * change.
+ */
+describe('pull: changed events', () => {
+  const fixture = useSite({ languages: ['pl', 'es'], posts: 3, pages: 1, media: 1 });
+  let temp: TempCache;
+  beforeEach(() => {
+    temp = tempCache();
+  });
+  afterEach(() => temp.cleanup());
+
+  async function pulledEvents(): Promise<PullEvent[]> {
+    const events: PullEvent[] = [];
+    await pull(settingsFor(fixture.site, temp.file, {}), {
+      onProgress: (event) => events.push(event),
+    });
+    return events;
+  }
+
+  const changedStreams = (events: readonly PullEvent[]): string[] =>
+    events.flatMap((event) =>
+      event.type === 'changed' ? [`${event.lang}/${event.collection}`] : [],
+    );
+
+  it('reports the first change of each stream once, before its done; none when nothing changed', async () => {
+    const first = await pulledEvents();
+    // Three posts in one stream: still one event for it.
+    expect(changedStreams(first).sort()).toEqual([
+      'es/media',
+      'es/pages',
+      'es/posts',
+      'pl/media',
+      'pl/pages',
+      'pl/posts',
+    ]);
+    for (const stream of changedStreams(first)) {
+      const reported = first.findIndex(
+        (event) => event.type === 'changed' && `${event.lang}/${event.collection}` === stream,
+      );
+      const done = first.findIndex(
+        (event) =>
+          event.type === 'progress' &&
+          event.phase === 'done' &&
+          `${event.lang}/${event.collection}` === stream,
+      );
+      expect(reported, stream).toBeLessThan(done);
+    }
+
+    expect(changedStreams(await pulledEvents())).toEqual([]);
+
+    const [post] = fixture.site.control.listItems('pl', 'posts');
+    fixture.site.control.updateItem('pl', 'posts', post!.id, { title: 'An edited title' });
+    expect(changedStreams(await pulledEvents())).toEqual(['pl/posts']);
+  });
+});
