@@ -154,6 +154,7 @@ export async function buildFromModel(
       searchDocsPerShard: options.searchDocsPerShard,
       search: options.search,
       templatesHash: templates.hash,
+      heldPosts: options.heldPosts,
     });
     // Pagefind indexes in its own process while the rest is planned, rendered and written.
     search = indexAndStage({ workers, known, staging, rows: build.rows, phases }, placed.search);
