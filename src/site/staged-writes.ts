@@ -2,7 +2,7 @@
  * Writing a build's files to its staging area: in chunks between turns of the event loop, and
  * the rendered pages chunk by chunk as they come back from the render worker.
  */
-import type { ManifestRows, RecordedFiles } from './build-manifest.js';
+import { refuseProducedTwice, type ManifestRows, type RecordedFiles } from './build-manifest.js';
 import type { BuildWorkers } from './build-workers.js';
 import { renderInChunks } from './chunked-render.js';
 import type { RenderInput } from './eleventy-renderer.js';
@@ -46,8 +46,9 @@ export async function writeYielding(
 ): Promise<WriteResult<ManifestRows>> {
   const files = new Set<string>();
   for (const output of outputs) {
-    if (files.has(output.file) || target.files.has(output.file))
+    if (files.has(output.file))
       throw new Error(`Internal error: ${output.file} is produced twice.`);
+    refuseProducedTwice(target.files, output.file);
     files.add(output.file);
   }
   const results: WriteResult<ManifestRows>[] = [];
@@ -121,8 +122,7 @@ function recordPage(
   page: StagedPage | undefined,
 ): void {
   if (page === undefined) throw new Error(`Internal error: ${planned.file} was not staged.`);
-  if (result.files.has(planned.file))
-    throw new Error(`Internal error: ${planned.file} is produced twice.`);
+  refuseProducedTwice(result.files, planned.file);
   const row = { hash: page.hash, input: planned.digest, bytes: page.bytes };
   result.files.set(planned.file, row, page.written);
   if (!page.written) {
