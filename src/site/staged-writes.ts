@@ -14,6 +14,7 @@ import {
   type WriteResult,
 } from './output-writer.js';
 import type { StagedPage, StageTarget } from './page-staging.js';
+import type { StagedBundle } from './bundle-staging.js';
 import type { Staging } from './output-switch.js';
 import type { PlannedJob } from './site-plan.js';
 
@@ -108,17 +109,20 @@ export async function renderPages(
       extras = result.extras;
       warnings.push(...result.warnings);
     }
-    jobs.forEach((planned, index) => recordPage(disk, staged, planned, result.pages[index]));
+    jobs.forEach((planned, index) => recordStaged(disk, staged, planned, result.pages[index]));
     rendered += jobs.length;
   }
   return { staged, extras, warnings, rendered };
 }
 
-/** Adds a page the renderer staged (or found unchanged) to the build's result. */
-function recordPage(
+/**
+ * Adds a file another thread staged (or found unchanged) to the build's result: a page the
+ * renderer staged, or a search bundle's file (`bundle-staging.ts`).
+ */
+function recordStaged(
   { staging, listWritten }: { staging: Staging; listWritten: boolean },
   result: WriteResult<ManifestRows>,
-  planned: PlannedJob,
+  planned: Pick<PlannedJob, 'file' | 'digest'>,
   page: StagedPage | undefined,
 ): void {
   if (page === undefined) throw new Error(`Internal error: ${planned.file} was not staged.`);
@@ -132,6 +136,17 @@ function recordPage(
   staging.recordStaged(planned.file);
   result.written++;
   if (listWritten) result.writtenFiles.push(planned.file);
+}
+
+/** Adds a search bundle its worker staged (`bundle-staging.ts`) to the build's result. */
+export function recordStagedBundle(
+  disk: { staging: Staging; listWritten: boolean; files: ManifestRows },
+  files: StagedBundle,
+  input: string,
+): WriteResult<ManifestRows> {
+  const result = emptyWrite(disk.files);
+  for (const [file, staged] of files) recordStaged(disk, result, { file, digest: input }, staged);
+  return result;
 }
 
 function emptyWrite(files: ManifestRows): WriteResult<ManifestRows> {
