@@ -40,6 +40,17 @@ export interface ManifestRows extends Iterable<[string, ManifestFile]> {
   has(file: string): boolean;
   /** `written`: the file's bytes were staged (else the file on disk is kept as it is). */
   set(file: string, row: ManifestFile, written: boolean): unknown;
+  /**
+   * True when `set` itself refuses a file set twice (at the latest when its rows are written:
+   * before a build can commit), so that a caller need not look every file up first. @default false
+   */
+  readonly refusesTwice?: boolean;
+}
+
+/** Refuses a file the build's rows hold already, unless setting it again is refused anyway. */
+export function refuseProducedTwice(rows: ManifestRows, file: string): void {
+  if (rows.refusesTwice !== true && rows.has(file))
+    throw new Error(`Internal error: ${file} is produced twice.`);
 }
 
 /**

@@ -25,8 +25,9 @@ import { modelUnchanged, pullChangedNothing, sameThemeAndFiles } from './freshne
 import { knownOutput, type KnownBuild } from './known-output.js';
 import { mergeResults, writeOutputs, type OutputSpec, type WriteResult } from './output-writer.js';
 import { openStaging, recoverOutput, stampOf, type Staging } from './output-switch.js';
-import { filesByBundle, searchOutputs, staleShards, type BundleFiles } from './search-outputs.js';
-import { SEARCH_DIR, type SearchPlan } from './search-plan.js';
+import { searchOutputs, type BundleFiles } from './search-outputs.js';
+import { indexAndStage, type StreamedSearch } from './streamed-search.js';
+import { SEARCH_DIR } from './search-plan.js';
 import type { ChangeSet, SiteModel } from './site-model.js';
 import {
   BUILD_VERSION,
@@ -154,6 +155,7 @@ export async function buildFromModel(
       searchDocsPerShard: options.searchDocsPerShard,
       search: options.search,
       templatesHash: templates.hash,
+      heldPosts: options.heldPosts,
     });
     // Pagefind indexes in its own process while the rest is planned, rendered and written.
     search = indexAndStage({ workers, known, staging, rows: build.rows, phases }, placed.search);
@@ -179,48 +181,6 @@ export async function buildFromModel(
     staging.discard();
     throw error;
   }
-}
-
-/** The search index of a build, its bundles staged one by one as Pagefind returns them. */
-interface StreamedSearch {
-  searchFiles: Promise<SearchBundles>;
-  bundleFiles: BundleFiles;
-  /** The bundles staged as they came, and what staging each of them did. */
-  streamed: { indexes: Set<number>; results: WriteResult<ManifestRows>[] };
-  /** Stages nothing more (the build failed). */
-  stop(): void;
-}
-
-/**
- * Starts indexing the stale bundles; each is staged (`writeOutputs`) as soon as it is built,
- * so that no bundle's files wait in memory for the pages or the other bundles.
- */
-function indexAndStage(
-  run: Pick<BuildRun, 'workers' | 'known' | 'staging' | 'phases'> & { rows: RowsTarget },
-  search: SearchPlan,
-): StreamedSearch {
-  const { known, staging, rows } = run;
-  const bundleFiles = filesByBundle(known.before);
-  const streamed = { indexes: new Set<number>(), results: [] as WriteResult<ManifestRows>[] };
-  let stopped = false;
-  const dirs = new Map(search.shards.map((shard) => [shard.index, shard]));
-  const searchStarted = performance.now();
-  const searchFiles = run.workers
-    .indexShards(staleShards(search, bundleFiles, known), search.lang, (index, files) => {
-      const shard = dirs.get(index);
-      if (stopped || shard === undefined) return;
-      const outputs = [...files].map(([file, content]) => ({ file, input: shard.digest, content }));
-      const options = { removeStale: false, ...rows };
-      streamed.results.push(writeOutputs(staging, outputs, known.before, known.onDisk, options));
-      streamed.indexes.add(index);
-    })
-    .then((files) => {
-      run.phases.search = secondsSince(searchStarted);
-      return files;
-    });
-  // Keep a rejection from going unhandled while the rest is awaited.
-  searchFiles.catch(() => undefined);
-  return { searchFiles, bundleFiles, streamed, stop: () => (stopped = true) };
 }
 
 /** One build past its plan, with its staging open. */

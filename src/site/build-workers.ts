@@ -11,6 +11,7 @@ import { renderAndStage, type StagedRenderInput, type StagedRenderResult } from 
 import { startWorkerCalls, type WorkerCalls } from '../worker-calls.js';
 import { oneAtATime } from './one-at-a-time.js';
 import { buildSearchShard, type ShardRequest } from './search-index.js';
+import { stageBundle, type BundleStage, type StagedBundle } from './bundle-staging.js';
 import type { SearchShard } from './search-plan.js';
 import {
   limitHeapGrowth,
@@ -36,6 +37,16 @@ export interface BuildWorkers {
     onBundle?: OnBundle,
   ): Promise<SearchBundles>;
   /**
+   * Indexes the bundles as `indexShards` does, but the thread that built each bundle stages its
+   * files where `stageOf` says (`bundle-staging.ts`); `onStaged` gets what staging did.
+   */
+  stageShards(
+    shards: readonly SearchShard[],
+    lang: string,
+    stageOf: (shard: SearchShard) => BundleStage,
+    onStaged: (index: number, staged: StagedBundle) => void,
+  ): Promise<void>;
+  /**
    * Has the renderer run the theme once with no pages while this thread reads the cache: the
    * first Eleventy run of a thread costs ~0.15 s more than later ones (code loaded and
    * optimised on first use), which an edit of one post would otherwise wait for.
@@ -60,6 +71,15 @@ export const inProcessWorkers: BuildWorkers = {
       Array.from({ length: BUNDLES_PER_PROCESS }, () => (shard) => buildSearchShard(shard, lang)),
       onBundle,
     ),
+  stageShards: async (shards, lang, stageOf, onStaged) => {
+    const lane = async (shard: SearchShard): Promise<StagedBundle> =>
+      stageBundle(await buildSearchShard(shard, lang), stageOf(shard));
+    await drain(
+      shards,
+      Array.from({ length: BUNDLES_PER_PROCESS }, () => lane),
+      onStaged,
+    );
+  },
   // On this thread a warm-up would only delay what this thread does next.
   warmUp: () => undefined,
   close: () => Promise.resolve(),
@@ -79,13 +99,18 @@ export function startBuildWorkers(): BuildWorkers {
     { resourceLimits: { maxYoungGenerationSizeMb: RENDER_YOUNG_GENERATION_MB } },
   );
   // Graceful: a search worker stops its Pagefind process before it ends.
-  const startSearcher = (): WorkerCalls<ShardRequest, Map<string, Uint8Array>> =>
+  // A search worker answers with a bundle's files, or with what staging them did when the
+  // request says where to stage them (`ShardRequest.stage`).
+  const startSearcher = (): WorkerCalls<ShardRequest, Map<string, Uint8Array> | StagedBundle> =>
     startWorkerCalls(new URL('../site/search-worker.js', import.meta.url), {
       graceful: true,
       resourceLimits: { maxYoungGenerationSizeMb: SEARCH_YOUNG_GENERATION_MB },
     });
   const searchers = [startSearcher()];
   const maxSearchers = Math.max(1, Math.min(2, os.availableParallelism()));
+  const startSearchers = (bundles: number): void => {
+    while (searchers.length < Math.min(maxSearchers, bundles)) searchers.push(startSearcher());
+  };
   return {
     render: (input) => renderer.call(input),
     warmUp(templatesDir) {
@@ -93,14 +118,30 @@ export function startBuildWorkers(): BuildWorkers {
       renderer.call(warmUpInput(templatesDir)).catch(() => undefined);
     },
     indexShards(shards, lang, onBundle) {
-      while (searchers.length < Math.min(maxSearchers, shards.length)) {
-        searchers.push(startSearcher());
-      }
+      startSearchers(shards.length);
       // Each worker's Pagefind process indexes one bundle at a time.
       return drain(
         shards,
-        searchers.map((searcher) => (shard) => searcher.call({ shard: plainShard(shard), lang })),
+        searchers.map(
+          (searcher) => (shard) =>
+            searcher.call({ shard: plainShard(shard), lang }) as Promise<Map<string, Uint8Array>>,
+        ),
         onBundle,
+      );
+    },
+    async stageShards(shards, lang, stageOf, onStaged) {
+      startSearchers(shards.length);
+      await drain(
+        shards,
+        searchers.map(
+          (searcher) => (shard) =>
+            searcher.call({
+              shard: plainShard(shard),
+              lang,
+              stage: stageOf(shard),
+            }) as Promise<StagedBundle>,
+        ),
+        onStaged,
       );
     },
     async close() {
@@ -172,16 +213,16 @@ function warmUpInput(templatesDir: string): StagedRenderInput {
   };
 }
 
-type Lane = (shard: SearchShard) => Promise<Map<string, Uint8Array>>;
+type Lane<T> = (shard: SearchShard) => Promise<T>;
 
 /** Each lane takes the next bundle as soon as it is done with one. */
-async function drain(
+async function drain<T>(
   shards: readonly SearchShard[],
-  lanes: readonly Lane[],
-  onBundle?: OnBundle,
-): Promise<SearchBundles> {
+  lanes: readonly Lane<T>[],
+  onBundle?: (index: number, built: T) => void,
+): Promise<Map<number, T>> {
   const queue = [...shards];
-  const built: SearchBundles = new Map();
+  const built = new Map<number, T>();
   await Promise.all(
     lanes.map(async (lane) => {
       for (let shard = queue.shift(); shard; shard = queue.shift()) {

@@ -6,7 +6,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UnsafePathError } from '../errors.js';
-import type { ManifestFile, ManifestRows, RecordedFiles } from './build-manifest.js';
+import {
+  refuseProducedTwice,
+  type ManifestFile,
+  type ManifestRows,
+  type RecordedFiles,
+} from './build-manifest.js';
 import { sha256 } from './digest.js';
 import type { Staging } from './output-switch.js';
 import { safeRelativeFile } from './safe-output-path.js';
@@ -116,8 +121,7 @@ export function writeOutputs<Rows extends ManifestRows>(
   const alsoProduced = options.alsoProduced ?? new Set<string>();
   const result = emptyResult<Rows>(options.files);
   for (const output of outputs) {
-    if (result.files.has(output.file))
-      throw new Error(`Internal error: ${output.file} is produced twice.`);
+    refuseProducedTwice(result.files, output.file);
     const before = previous.get(output.file);
     if (output.content === undefined) {
       if (before === undefined || !onDisk.has(output.file)) {

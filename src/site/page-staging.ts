@@ -5,11 +5,8 @@
  * written or not) goes back to the build's thread: cloning every page's HTML across threads
  * cost more than writing it, and the build's thread then encoded and hashed it again.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { sha256 } from './digest.js';
 import { renderJobs, type RenderInput, type RenderJobs } from './eleventy-renderer.js';
-import { safeRelativeFile } from './safe-output-path.js';
+import { stageBytes } from './staged-file.js';
 
 /** Where a chunk's pages go. */
 export interface StageTarget {
@@ -67,17 +64,5 @@ export async function renderAndStage(
 function stagePage(stage: StageTarget, index: number, html: string, made: Set<string>): StagedPage {
   const file = stage.files[index];
   if (file === undefined) throw new Error(`Internal error: no file for job ${index}.`);
-  const bytes = Buffer.from(html, 'utf8');
-  const hash = sha256(bytes);
-  if (stage.previous[index] === hash) return { hash, bytes: bytes.byteLength, written: false };
-  const relative = path.relative(stage.root, safeRelativeFile(stage.root, file));
-  const target = path.join(stage.dir, relative);
-  const directory = path.dirname(target);
-  if (!made.has(directory)) {
-    // The staging directory is this build's own, fresh: nothing in it can be a link.
-    fs.mkdirSync(directory, { recursive: true });
-    made.add(directory);
-  }
-  fs.writeFileSync(target, bytes);
-  return { hash, bytes: bytes.byteLength, written: true };
+  return stageBytes(stage, file, Buffer.from(html, 'utf8'), stage.previous[index], made);
 }

@@ -2,7 +2,8 @@
  * The public posts of a plan, newest first at their places, held as a few columns (place in
  * the source, id, sticky, file: ~0.1 KB a post) instead of the entries: whatever else a step
  * needs of a post (title, excerpt, dates, links) is read again from the model's posts a window
- * at a time (`PostSource`), so that a build does not hold its site whole (issue 17).
+ * at a time (`PostSource`), so that a build does not hold its site whole (issue 17). A small
+ * site's posts are the exception: held as first read (`HOLD_ALL_POSTS`).
  */
 import { contestedFiles } from './contested-paths.js';
 import { PathClaims } from './path-claims.js';
@@ -14,6 +15,16 @@ const WINDOW = 1000;
 
 /** Posts read at a time around the few an edit's plan shows (a listing page, neighbours). */
 export const EDIT_WINDOW = 32;
+
+/**
+ * A full placement of a site with no more posts than this keeps the entries its first pass
+ * read, and the build reads no post again: it walks its posts seven times (the plan's listings
+ * and pages, the sitemap, the render's listings and pages, each search bundle's digest and
+ * documents), and read again from the cache each time the rows were about a quarter of the
+ * build thread's time at 10,000 posts. Held, an entry costs ~1 KB (its HTML is never held), so
+ * ~20 MB at most; a larger site reads its posts again a window at a time (issue 17's memory).
+ */
+export const HOLD_ALL_POSTS = 20_000;
 
 interface Window {
   start: number;
@@ -35,14 +46,20 @@ export class PlacedPosts {
   readonly #window: number;
   /** The last two windows read (a page's newer neighbour may be in the window before). */
   #windows: Window[] = [];
+  /** The first pass's entries by place in the source, when every post is held. */
+  readonly #held: readonly (PostEntry | undefined)[] | undefined;
+  /** Each held post placed, made when first asked for (its digest made once). */
+  readonly #heldPlaced: (Placed<PostEntry> | undefined)[] = [];
 
   constructor(
     source: PostSource,
     columns: { places: Uint32Array; ids: Float64Array; sticky: Uint8Array; files: string[] },
     newest?: { modified: string; index: number },
     window: number = WINDOW,
+    held?: readonly (PostEntry | undefined)[],
   ) {
     this.#window = window;
+    this.#held = held;
     this.newestModified = newest?.modified;
     this.newestIndex = newest?.index ?? -1;
     this.#source = source;
@@ -76,6 +93,7 @@ export class PlacedPosts {
   /** The post at `index`, read with its window; undefined past either end. */
   at(index: number): Placed<PostEntry> | undefined {
     if (index < 0 || index >= this.length) return undefined;
+    if (this.#held !== undefined) return this.#heldAt(index);
     const start = index - (index % this.#window);
     let window = this.#windows.find((held) => held.start === start);
     if (window === undefined) {
@@ -90,6 +108,11 @@ export class PlacedPosts {
     const from = Math.max(0, start);
     const to = Math.min(this.length, end);
     if (to <= from) return [];
+    if (this.#held !== undefined) {
+      const held: Placed<PostEntry>[] = [];
+      for (let index = from; index < to; index++) held.push(this.#heldAt(index));
+      return held;
+    }
     const first = this.#places[from] as number;
     const entries = this.#source.read(first, (this.#places[to - 1] as number) + 1);
     const posts: Placed<PostEntry>[] = [];
@@ -100,6 +123,7 @@ export class PlacedPosts {
 
   /** The posts at these indexes, in the order given. */
   pick(indexes: ArrayLike<number>): Placed<PostEntry>[] {
+    if (this.#held !== undefined) return Array.from(indexes, (index) => this.#heldAt(index));
     const places = Array.from(indexes, (index) => this.#places[index] as number);
     const entries = this.#source.readAt(places);
     return Array.from(indexes, (index, at) => this.#placed(entries[at], index));
@@ -128,6 +152,15 @@ export class PlacedPosts {
       for (let index = 0; index < this.length; index++)
         if (this.#sticky[index] === wanted) listed[at++] = index;
     return listed;
+  }
+
+  #heldAt(index: number): Placed<PostEntry> {
+    let placed = this.#heldPlaced[index];
+    if (placed === undefined) {
+      placed = this.#placed(this.#held?.[this.#places[index] as number], index);
+      this.#heldPlaced[index] = placed;
+    }
+    return placed;
   }
 
   #placed(entry: PostEntry | undefined, index: number): Placed<PostEntry> {
@@ -182,16 +215,20 @@ export interface PostCandidates {
   files: string[];
   /** Each candidate's `modifiedGmt`, while the claims are made. */
   modified: string[];
+  /** Every entry read, by place, when the source has no more than `HOLD_ALL_POSTS`. */
+  held?: (PostEntry | undefined)[];
 }
 
 /**
  * The first pass: the public posts with a safe path, in order, each handed to `each` (the
- * media they use). Warnings as `publicOnly` and `placeEntries` give them.
+ * media they use). Warnings as `publicOnly` and `placeEntries` give them. Every entry read is
+ * kept (`held`) when the source has no more than `holdUpTo` posts.
  */
 export function postCandidates(
   source: PostSource,
   warnings: string[],
   each: (placed: Placed<PostEntry>, place: number) => void,
+  holdUpTo: number = HOLD_ALL_POSTS,
 ): PostCandidates {
   const found: PostCandidates = {
     places: [],
@@ -202,8 +239,11 @@ export function postCandidates(
   };
   const unsafe: string[] = [];
   let hidden = 0;
+  const held = source.size <= holdUpTo ? new Array<PostEntry | undefined>() : undefined;
+  if (held !== undefined) found.held = held;
   for (let start = 0; start < source.size; start += WINDOW) {
     const entries = source.read(start, Math.min(source.size, start + WINDOW));
+    held?.push(...entries);
     entries.forEach((entry, offset) => {
       if (entry === undefined) return;
       if (!isPublicEntry(entry)) return void hidden++;
@@ -267,12 +307,15 @@ export function claimPosts(
       files: kept.map((index) => files[index] as string),
     },
     newest,
+    WINDOW,
+    found.held,
   );
 }
 
-/** A candidate's site path, read again (only a refused post's warning needs it). */
+/** A candidate's site path, read again unless held (only a refused post's warning needs it). */
 function sitePathAt(source: PostSource, found: PostCandidates, index: number): string {
-  const entry = source.readAt([found.places[index] as number])[0];
+  const place = found.places[index] as number;
+  const entry = found.held !== undefined ? found.held[place] : source.readAt([place])[0];
   if (entry === undefined || entry.id !== found.ids[index])
     throw new Error(`Internal error: post ${found.ids[index]} is not read again alike.`);
   return pagePathOf(entry).sitePath;

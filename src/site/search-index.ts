@@ -4,6 +4,7 @@
  * can run in Pagefind's own process while the templates render.
  */
 import { SearchIndexError } from '../errors.js';
+import { stageBundle, type BundleStage, type StagedBundle } from './bundle-staging.js';
 import { htmlToText } from './html-text.js';
 import type { SearchShard } from './search-plan.js';
 
@@ -14,6 +15,16 @@ const UNUSED_BUNDLE_FILE = /^pagefind-(?:component-ui|modular-ui|highlight)\./;
 export interface ShardRequest {
   shard: SearchShard;
   lang: string;
+  /** Stage the files there and answer with what staging did, not with the files. */
+  stage?: BundleStage;
+}
+
+/** A search worker's answer: the bundle's files, or what staging them did (`stage` given). */
+export async function answerShardRequest(
+  request: ShardRequest,
+): Promise<Map<string, Uint8Array> | StagedBundle> {
+  const files = await buildSearchShard(request.shard, request.lang);
+  return request.stage === undefined ? files : stageBundle(files, request.stage);
 }
 
 /** Pagefind records this many at a time: enough to keep its process busy, bounded memory. */

@@ -7,6 +7,8 @@ import type { SearchBundles } from './build-workers.js';
 import type { OutputSpec } from './output-writer.js';
 import { SEARCH_DIR, type SearchPlan, type SearchShard } from './search-plan.js';
 import type { KnownOutput } from './staged-writes.js';
+import type { BundleStage } from './bundle-staging.js';
+import type { Staging } from './output-switch.js';
 
 /** The previous build's search files of a bundle, by its directory (`pagefind/s0`). */
 export interface BundleFiles {
@@ -34,6 +36,23 @@ export function filesByBundle(
     bundles.set(dir, files);
   }
   return bundles;
+}
+
+/**
+ * Where a search worker stages each bundle (`bundle-staging.ts`), with the hash of each of the
+ * bundle's last files still on disk: a file built again with the same bytes is not staged.
+ */
+export function bundleStageOf(
+  staging: Pick<Staging, 'root' | 'dir'>,
+  bundleFiles: BundleFiles,
+  onDisk: KnownOutput['onDisk'],
+): (shard: SearchShard) => BundleStage {
+  return (shard) => {
+    const previous = new Map<string, string>();
+    for (const [file, entry] of bundleFiles.get(shard.dir) ?? [])
+      if (onDisk.has(file)) previous.set(file, entry.hash);
+    return { root: staging.root, dir: staging.dir, previous };
+  };
 }
 
 /** Bundles whose documents changed, or whose files are not all on disk. */

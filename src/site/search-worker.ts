@@ -23,7 +23,7 @@ childProcess.spawn = ((command: string, args: readonly string[], options: SpawnO
   return child;
 }) as typeof childProcess.spawn;
 
-const { buildSearchShard } = await import('./search-index.js');
+const { answerShardRequest } = await import('./search-index.js');
 const { close, createIndex } = await import('pagefind');
 
 // Pagefind's process starts with the first index: started now, while the main thread
@@ -46,4 +46,4 @@ async function stopPagefind(): Promise<void> {
   timeout.abort();
 }
 
-serveCalls((request: ShardRequest) => buildSearchShard(request.shard, request.lang), stopPagefind);
+serveCalls((request: ShardRequest) => answerShardRequest(request), stopPagefind);

@@ -54,6 +54,12 @@ export interface PlanOptions {
   search?: boolean;
   /** Digest of the templates directory; part of every page's digest. @default '' */
   templatesHash?: string;
+  /**
+   * A site with no more posts than this holds them as first read, for the whole plan and
+   * build (`placed-posts.ts`); a larger one reads them again a window at a time.
+   * @default 20,000 (`HOLD_ALL_POSTS`)
+   */
+  heldPosts?: number;
 }
 
 export interface PlannedJob {
@@ -117,11 +123,16 @@ export function placeSite(model: SiteModel, options: PlanOptions = {}): PlacedSi
   const source = postSourceOf(model);
   const candidateWarnings: string[] = [];
   const uses = new Map<number, string[]>();
-  const found = postCandidates(source, candidateWarnings, (post, place) => {
-    const own = new Set<string>();
-    addMediaUses(own, post);
-    if (own.size > 0) uses.set(place, [...own]);
-  });
+  const found = postCandidates(
+    source,
+    candidateWarnings,
+    (post, place) => {
+      const own = new Set<string>();
+      addMediaUses(own, post);
+      if (own.size > 0) uses.set(place, [...own]);
+    },
+    options.heldPosts,
+  );
   return placeAround(model, options, {
     candidates: found.ids.length,
     candidateWarnings,

@@ -2,7 +2,7 @@
  * Writing a build's files to its staging area: in chunks between turns of the event loop, and
  * the rendered pages chunk by chunk as they come back from the render worker.
  */
-import type { ManifestRows, RecordedFiles } from './build-manifest.js';
+import { refuseProducedTwice, type ManifestRows, type RecordedFiles } from './build-manifest.js';
 import type { BuildWorkers } from './build-workers.js';
 import { renderInChunks } from './chunked-render.js';
 import type { RenderInput } from './eleventy-renderer.js';
@@ -14,6 +14,7 @@ import {
   type WriteResult,
 } from './output-writer.js';
 import type { StagedPage, StageTarget } from './page-staging.js';
+import type { StagedBundle } from './bundle-staging.js';
 import type { Staging } from './output-switch.js';
 import type { PlannedJob } from './site-plan.js';
 
@@ -46,8 +47,9 @@ export async function writeYielding(
 ): Promise<WriteResult<ManifestRows>> {
   const files = new Set<string>();
   for (const output of outputs) {
-    if (files.has(output.file) || target.files.has(output.file))
+    if (files.has(output.file))
       throw new Error(`Internal error: ${output.file} is produced twice.`);
+    refuseProducedTwice(target.files, output.file);
     files.add(output.file);
   }
   const results: WriteResult<ManifestRows>[] = [];
@@ -107,22 +109,24 @@ export async function renderPages(
       extras = result.extras;
       warnings.push(...result.warnings);
     }
-    jobs.forEach((planned, index) => recordPage(disk, staged, planned, result.pages[index]));
+    jobs.forEach((planned, index) => recordStaged(disk, staged, planned, result.pages[index]));
     rendered += jobs.length;
   }
   return { staged, extras, warnings, rendered };
 }
 
-/** Adds a page the renderer staged (or found unchanged) to the build's result. */
-function recordPage(
+/**
+ * Adds a file another thread staged (or found unchanged) to the build's result: a page the
+ * renderer staged, or a search bundle's file (`bundle-staging.ts`).
+ */
+function recordStaged(
   { staging, listWritten }: { staging: Staging; listWritten: boolean },
   result: WriteResult<ManifestRows>,
-  planned: PlannedJob,
+  planned: Pick<PlannedJob, 'file' | 'digest'>,
   page: StagedPage | undefined,
 ): void {
   if (page === undefined) throw new Error(`Internal error: ${planned.file} was not staged.`);
-  if (result.files.has(planned.file))
-    throw new Error(`Internal error: ${planned.file} is produced twice.`);
+  refuseProducedTwice(result.files, planned.file);
   const row = { hash: page.hash, input: planned.digest, bytes: page.bytes };
   result.files.set(planned.file, row, page.written);
   if (!page.written) {
@@ -132,6 +136,17 @@ function recordPage(
   staging.recordStaged(planned.file);
   result.written++;
   if (listWritten) result.writtenFiles.push(planned.file);
+}
+
+/** Adds a search bundle its worker staged (`bundle-staging.ts`) to the build's result. */
+export function recordStagedBundle(
+  disk: { staging: Staging; listWritten: boolean; files: ManifestRows },
+  files: StagedBundle,
+  input: string,
+): WriteResult<ManifestRows> {
+  const result = emptyWrite(disk.files);
+  for (const [file, staged] of files) recordStaged(disk, result, { file, digest: input }, staged);
+  return result;
 }
 
 function emptyWrite(files: ManifestRows): WriteResult<ManifestRows> {

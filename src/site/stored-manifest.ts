@@ -82,6 +82,11 @@ export class RecordedRows implements RecordedFiles {
 
 /** The rows of the files a build makes, staged to the cache a batch at a time. */
 export class StagedRows implements ManifestRows {
+  /**
+   * A file set twice is refused by `set` (in the batch held) or when its batch is written (the
+   * table's key): no caller looks a file up first, which was a query per file of the build.
+   */
+  readonly refusesTwice = true;
   readonly #store: Store;
   readonly #lang: string;
   readonly #pending = new Map<string, ManifestFile & { written: boolean }>();

@@ -97,6 +97,11 @@ describe('a run after one edit', () => {
         gate.handedBack = true;
         return files;
       },
+      stageShards: async (shards, lang, stageOf, onStaged) => {
+        await workers.stageShards(shards, lang, stageOf, onStaged);
+        await Promise.race([gate.released, new Promise((resolve) => setTimeout(resolve, 30_000))]);
+        gate.handedBack = true;
+      },
       warmUp: (dir) => workers.warmUp(dir),
       // Kept, as a watch keeps its workers: closed below, once.
       close: () => Promise.resolve(),

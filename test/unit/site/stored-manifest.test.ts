@@ -8,9 +8,12 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { BuildOptions } from '../../../src/site/build-site.js';
 import { inProcessWorkers, type BuildWorkers } from '../../../src/site/build-workers.js';
+import { openStaging } from '../../../src/site/output-switch.js';
+import { writeOutputs } from '../../../src/site/output-writer.js';
+import { StagedRows } from '../../../src/site/stored-manifest.js';
 import type { SiteModel } from '../../../src/site/site-model.js';
 import { fixtureModel } from '../../helpers/fixture-model.js';
 import { walkFiles } from '../../helpers/link-check.js';
@@ -171,4 +174,29 @@ describe('search bundles in a build', () => {
       indexFiles.sort(),
     );
   }, 60_000);
+
+  it('refuses a file produced twice with no look-up in the cache for each file', () => {
+    const rows = new StagedRows(cache.store, 'pl');
+    const staging = openStaging(path.join(cache.temp.dir, 'twice', 'pl'), () => undefined, false);
+    const lookups = vi.spyOn(cache.store.buildStaged, 'get');
+    const write = (files: string[]) =>
+      writeOutputs(
+        staging,
+        files.map((file) => ({ file, input: 'i', content: file })),
+        new Map(),
+        new Set(),
+        { files: rows, removeStale: false },
+      );
+    // More files than one batch of rows: the first batch is in the cache, not in memory.
+    const result = write(Array.from({ length: 1200 }, (_, at) => `p${at}.html`));
+    expect(result.written).toBe(1200);
+    expect(lookups).not.toHaveBeenCalled();
+    // A file of the batch still held again, then one of the first batch: each refused.
+    expect(() => write(['p1100.html'])).toThrow(/p1100\.html is produced twice/);
+    expect(() => {
+      write(['p3.html']);
+      rows.flush();
+    }).toThrow(/p3\.html is produced twice/);
+    staging.discard();
+  });
 });

@@ -4,7 +4,9 @@
  * whole: every page's file and digest, every file the build writes, the search bundles and
  * their documents, the jobs rendered, the warnings. More posts than two windows of reading,
  * sticky posts in several, a post not transformed, one that is not public, two that claim one
- * path, and equal dates, so that the windows' edges and the claims are crossed.
+ * path, and equal dates, so that the windows' edges and the claims are crossed. A site this
+ * small holds its posts as first read (`heldPosts`): its plan is the same again, and it reads
+ * each post from the cache once.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { modelFromStore } from '../../../src/site/model-from-store.js';
@@ -67,6 +69,8 @@ beforeEach(() => {
 });
 
 const OPTIONS = { postsPerPage: 7, searchDocsPerShard: 300, feedSize: 20 };
+/** Read again a window at a time: no post held. */
+const WINDOWED = { ...OPTIONS, heldPosts: 0 };
 
 function digests(plan: HeldPlan) {
   return {
@@ -93,8 +97,9 @@ describe('a plan from posts read again a window at a time', () => {
     expect(held.model.posts.length).toBe(POSTS - 2);
 
     const whole = planSite(held.model, OPTIONS);
-    const read = planSite(streamed.model, OPTIONS);
+    const read = planSite(streamed.model, WINDOWED);
     expect(digests(read)).toEqual(digests(whole));
+    expect(digests(planSite(streamed.model, OPTIONS))).toEqual(digests(whole));
     expect(streamed.warnings).toEqual(held.warnings);
     expect(held.warnings.join('\n')).toContain(`posts ${NOT_TRANSFORMED} left out`);
     expect(whole.warnings.join('\n')).toContain(`post ${SAME_PATH[1]} left out`);
@@ -132,7 +137,7 @@ describe('a plan from posts read again a window at a time', () => {
 
     // As a build walks its plan: the jobs made as the list is walked, 500 at a time, each
     // chunk's jobs built before the next is taken (the reads of the posts interleave).
-    const walked = planPlaced(placeSite(streamed.model, OPTIONS)).jobs;
+    const walked = planPlaced(placeSite(streamed.model, WINDOWED)).jobs;
     expect(walked.length).toBe(whole.jobs.length);
     let chunk: { kind: string; file: string; digest: string; job: () => unknown }[] = [];
     const seen: string[] = [];
@@ -151,5 +156,39 @@ describe('a plan from posts read again a window at a time', () => {
     }
     flush();
     expect(seen).toEqual(whole.jobs.map((job) => job.file));
+  }, 240_000);
+
+  it('reads each post from the cache once when the site holds its posts', () => {
+    const options = { lang: 'pl', languages: [{ lang: 'pl' }] };
+    const whole = planSite(modelFromStore(cache.store, options).model, OPTIONS);
+    const { model } = modelFromStore(cache.store, { ...options, streamPosts: true });
+    const source = model.postSource!;
+    const reads = new Map<number, number>();
+    const count = (places: Iterable<number>): void => {
+      for (const place of places) reads.set(place, (reads.get(place) ?? 0) + 1);
+    };
+    const counted = {
+      ...model,
+      postSource: {
+        ...source,
+        read: (start: number, end: number) => {
+          count(Array.from({ length: end - start }, (_, at) => start + at));
+          return source.read(start, end);
+        },
+        readAt: (places: ArrayLike<number>) => {
+          count(Array.from(places));
+          return source.readAt(places);
+        },
+      },
+    };
+    // As a full build uses its plan: every page's job made, every file and bundle read.
+    const plan = planPlaced(placeSite(counted, OPTIONS));
+    for (const job of plan.jobs) job.job();
+    const files = plan.files.map((file) => [file.file, file.content()]);
+    const docs = plan.search.shards.map((shard) => [shard.digest, shard.docs.map((d) => d.html)]);
+    expect(files).toEqual(whole.files.map((file) => [file.file, file.content()]));
+    expect(docs).toEqual(whole.search.shards.map((s) => [s.digest, s.docs.map((d) => d.html)]));
+    expect(reads.size).toBe(source.size);
+    expect(Math.max(...reads.values())).toBe(1);
   }, 240_000);
 });
