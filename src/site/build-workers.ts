@@ -8,7 +8,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { renderAndStage, type StagedRenderInput, type StagedRenderResult } from './page-staging.js';
-import { startWorkerCalls, type WorkerCalls } from '../worker-calls.js';
+import { startWorkerCalls } from '../worker-calls.js';
 import { oneAtATime } from './one-at-a-time.js';
 import { buildSearchShard, type ShardRequest } from './search-index.js';
 import type { SearchShard } from './search-plan.js';
@@ -66,9 +66,13 @@ export const inProcessWorkers: BuildWorkers = {
 };
 
 /**
- * Starts the render worker and one search worker now; a second search worker (on a machine
- * with two cores or more) when a build has more than one bundle to index, which an edit of one
- * post never has.
+ * Starts the render worker and the search worker now. One search worker, and so one Pagefind
+ * process, indexes `BUNDLES_PER_PROCESS` bundles at once. A second process (one a core) would
+ * index up to ~1.3x as fast (two bundles at once take one process ~0.65 of the time of one
+ * after the other), but each holds ~35 MB before its first document and grows with its
+ * bundles: at 100,000 posts the second was most of what the build's process tree held past
+ * 400 MB at its peak, beside the render (issue 17). Since Pagefind's zeroed allocations were
+ * cut (`pagefind-env.ts`), one process kept up with the render in a 100,000-post build.
  */
 export function startBuildWorkers(): BuildWorkers {
   // Before the threads start and this thread reads the cache: the build's peak is mostly heap.
@@ -78,14 +82,14 @@ export function startBuildWorkers(): BuildWorkers {
     new URL('../site/render-worker.js', import.meta.url),
     { resourceLimits: { maxYoungGenerationSizeMb: RENDER_YOUNG_GENERATION_MB } },
   );
-  // Graceful: a search worker stops its Pagefind process before it ends.
-  const startSearcher = (): WorkerCalls<ShardRequest, Map<string, Uint8Array>> =>
-    startWorkerCalls(new URL('../site/search-worker.js', import.meta.url), {
+  // Graceful: the search worker stops its Pagefind process before it ends.
+  const searcher = startWorkerCalls<ShardRequest, Map<string, Uint8Array>>(
+    new URL('../site/search-worker.js', import.meta.url),
+    {
       graceful: true,
       resourceLimits: { maxYoungGenerationSizeMb: SEARCH_YOUNG_GENERATION_MB },
-    });
-  const searchers = [startSearcher()];
-  const maxSearchers = Math.max(1, Math.min(2, os.availableParallelism()));
+    },
+  );
   return {
     render: (input) => renderer.call(input),
     warmUp(templatesDir) {
@@ -93,18 +97,14 @@ export function startBuildWorkers(): BuildWorkers {
       renderer.call(warmUpInput(templatesDir)).catch(() => undefined);
     },
     indexShards(shards, lang, onBundle) {
-      while (searchers.length < Math.min(maxSearchers, shards.length)) {
-        searchers.push(startSearcher());
-      }
-      // Each worker's Pagefind process indexes one bundle at a time.
-      return drain(
-        shards,
-        searchers.map((searcher) => (shard) => searcher.call({ shard: plainShard(shard), lang })),
-        onBundle,
+      const lanes = Array.from(
+        { length: BUNDLES_PER_PROCESS },
+        (): Lane => (shard) => searcher.call({ shard: plainShard(shard), lang }),
       );
+      return drain(shards, lanes, onBundle);
     },
     async close() {
-      await Promise.all([renderer.close(), ...searchers.map((searcher) => searcher.close())]);
+      await Promise.all([renderer.close(), searcher.close()]);
     },
   };
 }
