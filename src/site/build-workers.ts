@@ -8,7 +8,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { renderAndStage, type StagedRenderInput, type StagedRenderResult } from './page-staging.js';
-import { startWorkerCalls, type WorkerCalls } from '../worker-calls.js';
+import { startWorkerCalls } from '../worker-calls.js';
 import { oneAtATime } from './one-at-a-time.js';
 import { buildSearchShard, type ShardRequest } from './search-index.js';
 import { stageBundle, type BundleStage, type StagedBundle } from './bundle-staging.js';
@@ -86,9 +86,13 @@ export const inProcessWorkers: BuildWorkers = {
 };
 
 /**
- * Starts the render worker and one search worker now; a second search worker (on a machine
- * with two cores or more) when a build has more than one bundle to index, which an edit of one
- * post never has.
+ * Starts the render worker and the search worker now. One search worker, and so one Pagefind
+ * process, indexes `BUNDLES_PER_PROCESS` bundles at once. A second process (one a core) would
+ * index up to ~1.3x as fast (two bundles at once take one process ~0.65 of the time of one
+ * after the other), but each holds ~35 MB before its first document and grows with its
+ * bundles: at 100,000 posts the second was most of what the build's process tree held past
+ * 400 MB at its peak, beside the render (issue 17). Since Pagefind's zeroed allocations were
+ * cut (`pagefind-env.ts`), one process kept up with the render in a 100,000-post build.
  */
 export function startBuildWorkers(): BuildWorkers {
   // Before the threads start and this thread reads the cache: the build's peak is mostly heap.
@@ -98,19 +102,16 @@ export function startBuildWorkers(): BuildWorkers {
     new URL('../site/render-worker.js', import.meta.url),
     { resourceLimits: { maxYoungGenerationSizeMb: RENDER_YOUNG_GENERATION_MB } },
   );
-  // Graceful: a search worker stops its Pagefind process before it ends.
-  // A search worker answers with a bundle's files, or with what staging them did when the
-  // request says where to stage them (`ShardRequest.stage`).
-  const startSearcher = (): WorkerCalls<ShardRequest, Map<string, Uint8Array> | StagedBundle> =>
-    startWorkerCalls(new URL('../site/search-worker.js', import.meta.url), {
+  // Graceful: the search worker stops its Pagefind process before it ends. It answers with a
+  // bundle's files, or with what staging them did when the request says where to stage them
+  // (`ShardRequest.stage`).
+  const searcher = startWorkerCalls<ShardRequest, Map<string, Uint8Array> | StagedBundle>(
+    new URL('../site/search-worker.js', import.meta.url),
+    {
       graceful: true,
       resourceLimits: { maxYoungGenerationSizeMb: SEARCH_YOUNG_GENERATION_MB },
-    });
-  const searchers = [startSearcher()];
-  const maxSearchers = Math.max(1, Math.min(2, os.availableParallelism()));
-  const startSearchers = (bundles: number): void => {
-    while (searchers.length < Math.min(maxSearchers, bundles)) searchers.push(startSearcher());
-  };
+    },
+  );
   return {
     render: (input) => renderer.call(input),
     warmUp(templatesDir) {
@@ -118,34 +119,28 @@ export function startBuildWorkers(): BuildWorkers {
       renderer.call(warmUpInput(templatesDir)).catch(() => undefined);
     },
     indexShards(shards, lang, onBundle) {
-      startSearchers(shards.length);
-      // Each worker's Pagefind process indexes one bundle at a time.
-      return drain(
-        shards,
-        searchers.map(
-          (searcher) => (shard) =>
-            searcher.call({ shard: plainShard(shard), lang }) as Promise<Map<string, Uint8Array>>,
-        ),
-        onBundle,
+      const lanes = Array.from(
+        { length: BUNDLES_PER_PROCESS },
+        (): Lane<Map<string, Uint8Array>> => (shard) =>
+          searcher.call({ shard: plainShard(shard), lang }) as Promise<Map<string, Uint8Array>>,
       );
+      return drain(shards, lanes, onBundle);
     },
     async stageShards(shards, lang, stageOf, onStaged) {
-      startSearchers(shards.length);
+      const lane: Lane<StagedBundle> = (shard) =>
+        searcher.call({
+          shard: plainShard(shard),
+          lang,
+          stage: stageOf(shard),
+        }) as Promise<StagedBundle>;
       await drain(
         shards,
-        searchers.map(
-          (searcher) => (shard) =>
-            searcher.call({
-              shard: plainShard(shard),
-              lang,
-              stage: stageOf(shard),
-            }) as Promise<StagedBundle>,
-        ),
+        Array.from({ length: BUNDLES_PER_PROCESS }, () => lane),
         onStaged,
       );
     },
     async close() {
-      await Promise.all([renderer.close(), ...searchers.map((searcher) => searcher.close())]);
+      await Promise.all([renderer.close(), searcher.close()]);
     },
   };
 }

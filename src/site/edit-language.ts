@@ -65,7 +65,10 @@ export async function buildEditedLanguage(
   const models = {
     streamed: () => model(true),
     whole: () => model(false),
-    placement: recorded?.modelDigest === state.modelDigest ? recorded : undefined,
+    placement:
+      recorded?.modelDigest === state.modelDigest
+        ? { posts: recorded, newest: recorded.newest }
+        : undefined,
   };
   store.buildState.markWriting(lang);
   const edited = await buildEdited(store, models, state, changed, {

@@ -135,13 +135,10 @@ export class PlacedPosts {
       yield this.slice(start, start + WINDOW);
   }
 
-  /** What `layoutDigestOf` digests of each post, in order. */
-  layout(): [id: number, file: string, sticky: boolean][] {
-    return Array.from(this.#ids, (id, index) => [
-      id,
-      this.#files[index] as string,
-      this.sticky(index),
-    ]);
+  /** What `layoutDigestOf` digests of each post, in order, made as walked. */
+  *layout(): Generator<[id: number, file: string, sticky: boolean]> {
+    for (let index = 0; index < this.length; index++)
+      yield [this.#ids[index] as number, this.#files[index] as string, this.sticky(index)];
   }
 
   /** The listing order: sticky posts first, then the others, each newest first. */

@@ -6,8 +6,10 @@
  * source, ids, sticky flags, files, the media each uses, the warnings) and is used only when
  * it still fits: the source's order holds the same ids at the same places, no page changed,
  * and every edited post was placed and is still public at the same file, sticky alike, using
- * the same media. Anything else places the site in full, as before. Pure but for the reads of
- * the edited posts (`PostSource`).
+ * the same media. Anything else places the site in full, as before. The posts are recorded a
+ * chunk of `POSTS_PER_CHUNK` at a time, each made as the cache writes it and read back one at
+ * a time into columns: no text or array of every post is made (issue 17). Pure but for the
+ * reads of the edited posts (`PostSource`) and of the chunks.
  */
 import { editedIds } from './edit-plan.js';
 import { addMediaUses, safePagePath } from './placed-entries.js';
@@ -15,24 +17,42 @@ import { EDIT_WINDOW, PlacedPosts, postSourceOf } from './placed-posts.js';
 import { placeAround } from './site-placement.js';
 import type { PlacedSite, PlanOptions } from './site-plan.js';
 import { isPublicEntry, type PostEntry, type SiteModel } from './site-model.js';
+import type { PlacementPosts } from '../store/index.js';
 
 /** Bump when the record's shape or meaning changes: an older record is then ignored. */
-const RECORD_VERSION = 1;
+const RECORD_VERSION = 2;
 
-/** The record as stored (JSON). */
-interface PlacementRecord {
+/** Posts a chunk of the record holds: a bounded text each, however many posts a site has. */
+const POSTS_PER_CHUNK = 1000;
+
+/** What placing the posts found besides them, as stored (JSON). */
+interface PlacementFacts {
   version: typeof RECORD_VERSION;
   /** `PostSource.size` when placed. */
   sourceSize: number;
-  places: number[];
-  ids: number[];
-  sticky: number[];
-  files: string[];
+  /** Posts placed: the chunks' lengths add up to it. */
+  length: number;
   candidates: number;
   candidateWarnings: string[];
   claimWarnings: string[];
   /** `[place, files]` of each candidate that uses local files. */
   uses: [number, string[]][];
+}
+
+/** The posts from one index on, as one chunk stores them (JSON). */
+interface PostsChunk {
+  places: number[];
+  ids: number[];
+  sticky: number[];
+  files: string[];
+}
+
+/** The placed posts as columns, read from the chunks. */
+interface PostColumns {
+  places: Uint32Array;
+  ids: Float64Array;
+  sticky: Uint8Array;
+  files: string[];
 }
 
 /** The newest post (`PlacedPosts.newestModified`, `newestIndex`), recorded apart. */
@@ -46,13 +66,17 @@ interface Newest {
  * edit that moves nothing leaves as it is, and the newest post, which it may change.
  */
 export interface RecordedPlacement {
-  data: string;
+  posts: PlacementPosts;
   newest: string | null;
 }
 
-/** The placement's record, as text for the cache. */
+/** The placement's record, as text for the cache: the posts' chunks made as they are written. */
 export function placementRecord(placed: PlacedSite): RecordedPlacement {
-  return { data: postsRecord(placed), newest: newestRecord(placed.posts) };
+  const { posts } = placed;
+  return {
+    posts: { facts: factsRecord(placed), chunks: () => postChunks(posts) },
+    newest: newestRecord(posts),
+  };
 }
 
 /** The newest post of a placement, as text for the cache. */
@@ -62,21 +86,31 @@ export function newestRecord(posts: PlacedPosts): string | null {
   return JSON.stringify(newest);
 }
 
-function postsRecord(placed: PlacedSite): string {
-  const { posts, facts } = placed;
-  const record: PlacementRecord = {
+function factsRecord(placed: PlacedSite): string {
+  const { facts } = placed;
+  const record: PlacementFacts = {
     version: RECORD_VERSION,
     sourceSize: postSourceOf(placed.model).size,
-    places: Array.from({ length: posts.length }, (_, index) => posts.place(index)),
-    ids: Array.from({ length: posts.length }, (_, index) => posts.id(index)),
-    sticky: Array.from({ length: posts.length }, (_, index) => (posts.sticky(index) ? 1 : 0)),
-    files: Array.from({ length: posts.length }, (_, index) => posts.file(index)),
+    length: placed.posts.length,
     candidates: facts.candidates,
     candidateWarnings: [...facts.candidateWarnings],
     claimWarnings: [...facts.claimWarnings],
     uses: [...facts.uses].map(([place, files]) => [place, [...files]]),
   };
   return JSON.stringify(record);
+}
+
+function* postChunks(posts: PlacedPosts): Generator<string> {
+  for (let start = 0; start < posts.length; start += POSTS_PER_CHUNK) {
+    const chunk: PostsChunk = { places: [], ids: [], sticky: [], files: [] };
+    for (let index = start; index < Math.min(posts.length, start + POSTS_PER_CHUNK); index++) {
+      chunk.places.push(posts.place(index));
+      chunk.ids.push(posts.id(index));
+      chunk.sticky.push(posts.sticky(index) ? 1 : 0);
+      chunk.files.push(posts.file(index));
+    }
+    yield JSON.stringify(chunk);
+  }
 }
 
 /** The site placed from a record, and the edited posts' indexes among the placed posts. */
@@ -95,25 +129,27 @@ export function placedFromRecord(
   changed: ReadonlySet<string>,
   options: PlanOptions,
 ): PlacedFromRecord | undefined {
-  const record = parsed(recorded.data);
+  const facts = parsedFacts(recorded.posts.facts);
   const newestBefore = parsedNewest(recorded.newest);
   const edited = editedIds(changed);
-  if (record === undefined || edited === undefined || edited.pageIds.size > 0) return undefined;
+  if (facts === undefined || edited === undefined || edited.pageIds.size > 0) return undefined;
   const source = postSourceOf(model);
-  if (source.size !== record.sourceSize) return undefined;
+  if (source.size !== facts.sourceSize) return undefined;
+  const columns = readColumns(recorded.posts, facts.length);
+  if (columns === undefined) return undefined;
   const indexes: number[] = [];
-  for (let index = 0; index < record.ids.length; index++) {
-    const id = record.ids[index] as number;
-    if (source.idAt(record.places[index] as number) !== id) return undefined;
+  for (let index = 0; index < columns.ids.length; index++) {
+    const id = columns.ids[index] as number;
+    if (source.idAt(columns.places[index] as number) !== id) return undefined;
     if (edited.postIds.has(id)) indexes.push(index);
   }
   if (indexes.length !== edited.postIds.size) return undefined;
-  const uses = new Map(record.uses);
-  const entries = source.readAt(indexes.map((index) => record.places[index] as number));
+  const uses = new Map(facts.uses);
+  const entries = source.readAt(indexes.map((index) => columns.places[index] as number));
   let newest = newestBefore;
   for (const [at, index] of indexes.entries()) {
     const entry = entries[at];
-    if (!movedNothing(entry, record, index, uses)) return undefined;
+    if (!movedNothing(entry, columns, index, uses)) return undefined;
     if (newest === null) return undefined;
     // The newest post's date made older: which post is newest now is not known.
     if (newest.index === index && entry.modifiedGmt < newest.modified) return undefined;
@@ -122,25 +158,15 @@ export function placedFromRecord(
     if (modified > newest.modified || (modified === newest.modified && index < newest.index))
       newest = { modified, index };
   }
-  const posts = new PlacedPosts(
-    source,
-    {
-      places: Uint32Array.from(record.places),
-      ids: Float64Array.from(record.ids),
-      sticky: Uint8Array.from(record.sticky),
-      files: record.files,
-    },
-    newest ?? undefined,
-    EDIT_WINDOW,
-  );
+  const posts = new PlacedPosts(source, columns, newest ?? undefined, EDIT_WINDOW);
   const placed = placeAround(model, options, {
-    candidates: record.candidates,
-    candidateWarnings: record.candidateWarnings,
+    candidates: facts.candidates,
+    candidateWarnings: facts.candidateWarnings,
     uses,
     claim: (_claims, warnings) => {
       // The files claimed as the last build claimed them: the pages, media and generated
       // files claimed before them are the same, and so is every post.
-      warnings.push(...record.claimWarnings);
+      warnings.push(...facts.claimWarnings);
       return posts;
     },
   });
@@ -150,49 +176,69 @@ export function placedFromRecord(
 /** The edited post is public and where the record puts it, sticky alike, using the same media. */
 function movedNothing(
   entry: PostEntry | undefined,
-  record: PlacementRecord,
+  columns: PostColumns,
   index: number,
   uses: ReadonlyMap<number, readonly string[]>,
 ): entry is PostEntry {
   if (entry === undefined || !isPublicEntry(entry)) return false;
   const path = safePagePath(entry, 'post', []);
-  if (path === undefined || path.file !== record.files[index]) return false;
-  if ((entry.sticky ? 1 : 0) !== record.sticky[index]) return false;
+  if (path === undefined || path.file !== columns.files[index]) return false;
+  if ((entry.sticky ? 1 : 0) !== columns.sticky[index]) return false;
   const own = new Set<string>();
   addMediaUses(own, { entry, ...path, digest: '' });
-  const before = uses.get(record.places[index] as number) ?? [];
+  const before = uses.get(columns.places[index] as number) ?? [];
   return own.size === before.length && before.every((file) => own.has(file));
 }
 
 function parsedNewest(text: string | null): Newest | null {
   if (text === null) return null;
-  try {
-    const value = JSON.parse(text) as Partial<Newest> | null;
-    return typeof value?.modified === 'string' && typeof value.index === 'number'
-      ? { modified: value.modified, index: value.index }
-      : null;
-  } catch {
-    return null;
-  }
+  const value = parsedJson(text) as Partial<Newest> | null | undefined;
+  return typeof value?.modified === 'string' && typeof value.index === 'number'
+    ? { modified: value.modified, index: value.index }
+    : null;
 }
 
-/** The record, or undefined when it is not one this code wrote. */
-function parsed(text: string): PlacementRecord | undefined {
-  let value: unknown;
+/** The facts, or undefined when they are not ones this code wrote. */
+function parsedFacts(text: string): PlacementFacts | undefined {
+  const facts = parsedJson(text) as Partial<PlacementFacts> | null | undefined;
+  if (facts === null || typeof facts !== 'object' || facts.version !== RECORD_VERSION)
+    return undefined;
+  return Number.isInteger(facts.length) ? (facts as PlacementFacts) : undefined;
+}
+
+/**
+ * The `length` posts of the chunks as columns, read a chunk at a time; undefined when the
+ * chunks are not ones this code wrote or hold another number of posts.
+ */
+function readColumns(posts: PlacementPosts, length: number): PostColumns | undefined {
+  const columns: PostColumns = {
+    places: new Uint32Array(length),
+    ids: new Float64Array(length),
+    sticky: new Uint8Array(length),
+    files: [],
+  };
+  let at = 0;
+  for (const text of posts.chunks()) {
+    const chunk = parsedJson(text) as Partial<PostsChunk> | null | undefined;
+    const size = chunk?.ids?.length;
+    const parts = [chunk?.places, chunk?.ids, chunk?.sticky, chunk?.files];
+    if (size === undefined || parts.some((part) => !Array.isArray(part) || part.length !== size))
+      return undefined;
+    if (at + size > length) return undefined;
+    const { places, ids, sticky, files } = chunk as PostsChunk;
+    columns.places.set(places, at);
+    columns.ids.set(ids, at);
+    columns.sticky.set(sticky, at);
+    columns.files.push(...files);
+    at += size;
+  }
+  return at === length ? columns : undefined;
+}
+
+function parsedJson(text: string): unknown {
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }
-  const record = value as Partial<PlacementRecord> | null;
-  if (record === null || typeof record !== 'object' || record.version !== RECORD_VERSION)
-    return undefined;
-  const length = record.ids?.length;
-  const columns = [record.places, record.ids, record.sticky, record.files];
-  if (
-    length === undefined ||
-    columns.some((column) => !Array.isArray(column) || column.length !== length)
-  )
-    return undefined;
-  return record as PlacementRecord;
 }

@@ -62,5 +62,5 @@ export { SyncQueueRepo } from './sync-queue-repo.js';
 export type { SyncQueueCount, SyncTask } from './sync-queue-repo.js';
 export { BuildStateRepo } from './build-state-repo.js';
 export { BuildPlacementRepo } from './build-placement-repo.js';
-export type { PlacementChange, SavedPlacement } from './build-placement-repo.js';
+export type { PlacementChange, PlacementPosts, SavedPlacement } from './build-placement-repo.js';
 export type { BuildManifestRecord, SavedBuild } from './build-state-repo.js';

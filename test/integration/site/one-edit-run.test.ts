@@ -174,12 +174,16 @@ describe('a run after one edit', () => {
   }
 
   /** The placement recorded for `pl`, checked to be the last build's. */
-  function recordedPlacement(): { data: string; newest: string | null } {
+  function recordedPlacement(): { facts: string; chunks: string[]; newest: string | null } {
     const store = openStore(mirror.cacheFile);
     try {
       const placement = store.buildPlacement.get('pl');
       expect(placement?.modelDigest).toBe(store.buildState.getState('pl')?.modelDigest);
-      return { data: placement?.data ?? '', newest: placement?.newest ?? null };
+      return {
+        facts: placement?.facts ?? '',
+        chunks: [...(placement?.chunks() ?? [])],
+        newest: placement?.newest ?? null,
+      };
     } finally {
       store.close();
     }

@@ -1,8 +1,9 @@
 /**
  * The build's worker threads: a build through them writes the same bytes as one on the calling
  * thread, a broken theme still fails with `E_INPUT` naming the templates directory (the error
- * crosses the thread boundary as its own class), and closing them leaves no Pagefind process
- * behind, not even an exited one waiting to be collected (a long `watch` builds many times).
+ * crosses the thread boundary as its own class), every bundle is indexed by one Pagefind
+ * process, and closing them leaves no Pagefind process behind, not even an exited one waiting
+ * to be collected (a long `watch` builds many times).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -53,7 +54,7 @@ function pagefindChildren(): string[] {
 
 describe('build workers', () => {
   it('write byte for byte what a build on this thread writes, search index included', async () => {
-    // Enough posts for two search bundles, so that both search workers index one.
+    // Enough posts for two search bundles, indexed at once by the search worker.
     const model = fixtureModel({ posts: 30 });
     const here = path.join(tmp, 'here');
     const there = path.join(tmp, 'there');
@@ -84,6 +85,22 @@ describe('build workers', () => {
     expect(failure).toBeInstanceOf(InputError);
     expect(failure).toMatchObject({ code: 'E_INPUT', file: templatesDir, exitCode: 2 });
     expect((failure as Error).message).toContain(templatesDir);
+  });
+
+  it('index every bundle of a build with one Pagefind process', async () => {
+    const before = pagefindChildren();
+    workers = startBuildWorkers();
+    const outDir = path.join(tmp, 'out');
+    await buildFromModel(fixtureModel({ posts: 40 }), {
+      outDir,
+      searchDocsPerShard: 5,
+      workers,
+    });
+    const bundles = fs.readdirSync(path.join(outDir, 'pagefind'));
+    expect(bundles.length).toBeGreaterThanOrEqual(4);
+    // Each Pagefind process holds ~35 MB before its first document (issue 17).
+    const started = pagefindChildren().filter((child) => !before.includes(child));
+    expect(started).toHaveLength(1);
   });
 
   it('leave no Pagefind process behind once closed', async () => {

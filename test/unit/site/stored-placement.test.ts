@@ -9,7 +9,11 @@ import { describe, expect, it } from 'vitest';
 import { layoutDigestOf } from '../../../src/site/edit-plan.js';
 import type { SiteModel } from '../../../src/site/site-model.js';
 import { placeSite, type PlacedSite } from '../../../src/site/site-plan.js';
-import { placedFromRecord, placementRecord } from '../../../src/site/stored-placement.js';
+import {
+  placedFromRecord,
+  placementRecord,
+  type RecordedPlacement,
+} from '../../../src/site/stored-placement.js';
 import { fixtureModel } from '../../helpers/fixture-model.js';
 
 const OPTIONS = { postsPerPage: 10, searchDocsPerShard: 8 };
@@ -29,8 +33,13 @@ function seen(placed: PlacedSite) {
     media: placed.media.map((item) => item.file),
     pages: placed.pages.map((page) => page.file),
     shards: placed.search.shards.map((shard) => [shard.dir, shard.digest]),
-    record: placementRecord(placed),
+    record: asRecorded(placementRecord(placed)),
   };
+}
+
+/** A record with its chunks made: what the cache is given. */
+function asRecorded(record: RecordedPlacement) {
+  return { facts: record.posts.facts, chunks: [...record.posts.chunks()], newest: record.newest };
 }
 
 /** The posts newest first, as placed. */
@@ -112,5 +121,48 @@ describe('a recorded placement', () => {
     const grown = fixtureModel({ posts: 46 });
     const id = publicPosts[3]!.id;
     expect(placedFromRecord(grown, recorded, new Set([`posts:${id}`]), OPTIONS)).toBe(undefined);
+  });
+});
+
+describe('a recorded placement of more posts than a chunk holds', () => {
+  const model = fixtureModel({ posts: 2600 });
+  const recorded = placementRecord(placeSite(model, OPTIONS));
+  const chunks = [...recorded.posts.chunks()];
+  const publicPosts = newestFirst(model).filter((post) => post.status === 'publish');
+
+  it('is kept as several chunks of at most a thousand posts', () => {
+    expect(chunks.length).toBeGreaterThanOrEqual(2);
+    for (const chunk of chunks)
+      expect((JSON.parse(chunk) as { ids: number[] }).ids.length).toBeLessThanOrEqual(1000);
+  });
+
+  for (const at of [0, 999, 1000, publicPosts.length - 1]) {
+    it(`places the site as placing it in full does after an edit of post ${at} of the order`, () => {
+      const post = publicPosts[at]!;
+      const after = edited(model, post.id, { title: 'Renamed', modifiedGmt: post.modifiedGmt });
+      const fromRecord = placedFromRecord(after, recorded, new Set([`posts:${post.id}`]), OPTIONS);
+      expect(fromRecord).toBeDefined();
+      expect(seen(fromRecord!.placed)).toEqual(seen(placeSite(after, OPTIONS)));
+    });
+  }
+
+  it('is not used when a chunk is missing or holds another number of posts', () => {
+    const id = publicPosts[3]!.id;
+    const changed = new Set([`posts:${id}`]);
+    const withChunks = (made: string[]): RecordedPlacement => ({
+      posts: { facts: recorded.posts.facts, chunks: () => made },
+      newest: recorded.newest,
+    });
+    expect(placedFromRecord(model, withChunks(chunks), changed, OPTIONS)).toBeDefined();
+    expect(placedFromRecord(model, withChunks(chunks.slice(0, -1)), changed, OPTIONS)).toBe(
+      undefined,
+    );
+    expect(placedFromRecord(model, withChunks([...chunks, chunks[0]!]), changed, OPTIONS)).toBe(
+      undefined,
+    );
+    const short = JSON.parse(chunks[0]!) as { files: string[] };
+    short.files.pop();
+    const damaged = [JSON.stringify(short), ...chunks.slice(1)];
+    expect(placedFromRecord(model, withChunks(damaged), changed, OPTIONS)).toBe(undefined);
   });
 });
