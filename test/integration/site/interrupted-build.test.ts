@@ -26,8 +26,18 @@ vi.mock('../../../src/site/build-workers.js', async (importOriginal) => {
       faults.failSearch
         ? Promise.reject(new Error('simulated crash while indexing'))
         : original.inProcessWorkers.indexShards(...args),
+    stageShards: (...args) =>
+      faults.failSearch
+        ? Promise.reject(new Error('simulated crash while indexing'))
+        : original.inProcessWorkers.stageShards(...args),
   };
-  return { ...original, startBuildWorkers: () => onThisThread };
+  // `run` takes its workers from a kept set it starts early (operations/early-workers.ts).
+  const kept: BuildWorkers.KeptBuildWorkers = {
+    warm: () => undefined,
+    take: () => onThisThread,
+    close: () => Promise.resolve(),
+  };
+  return { ...original, startBuildWorkers: () => onThisThread, keptBuildWorkers: () => kept };
 });
 
 describe('cms-mirror run after an interrupted build', () => {
