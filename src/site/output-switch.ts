@@ -26,6 +26,7 @@ import { traceFromEnvironment, type BuildTrace } from './build-trace.js';
 import { digestOf } from './digest.js';
 import { ensureDirectory, pruneEmptyDirectories } from './output-dirs.js';
 import { safeRelativeFile } from './safe-output-path.js';
+import { writeStaged } from './staged-file.js';
 
 /** The directory beside the language folders that holds staging, journals and stamps. */
 export const STATE_DIR = '.cms-mirror';
@@ -156,13 +157,7 @@ export function openStaging(
     dir: paths.stage,
     put(file, bytes) {
       const relative = relativeOf(file);
-      const target = path.join(paths.stage, relative);
-      const directory = path.dirname(target);
-      if (!made.has(directory)) {
-        fs.mkdirSync(directory, { recursive: true });
-        made.add(directory);
-      }
-      fs.writeFileSync(target, bytes);
+      writeStaged(path.join(paths.stage, relative), bytes, made);
       if (keepList) stagedList.add(relative);
       trace(`stage ${name} ${file}`);
     },

@@ -23,7 +23,15 @@ export function stageBytes(
   const hash = sha256(bytes);
   if (previous === hash) return { hash, bytes: bytes.byteLength, written: false };
   const relative = path.relative(stage.root, safeRelativeFile(stage.root, file));
-  const target = path.join(stage.dir, relative);
+  writeStaged(path.join(stage.dir, relative), bytes, made);
+  return { hash, bytes: bytes.byteLength, written: true };
+}
+
+/**
+ * Writes a file into a build's staging directory, making its folder first unless `made` (the
+ * folders made so far in this staging directory) has it: one `mkdir` per folder, not per file.
+ */
+export function writeStaged(target: string, bytes: Uint8Array, made: Set<string>): void {
   const directory = path.dirname(target);
   if (!made.has(directory)) {
     // The staging directory is this build's own, fresh: nothing in it can be a link.
@@ -31,5 +39,4 @@ export function stageBytes(
     made.add(directory);
   }
   fs.writeFileSync(target, bytes);
-  return { hash, bytes: bytes.byteLength, written: true };
 }
