@@ -25,6 +25,7 @@ import { modelUnchanged, pullChangedNothing, sameThemeAndFiles } from './freshne
 import { knownOutput, type KnownBuild } from './known-output.js';
 import { mergeResults, writeOutputs, type OutputSpec, type WriteResult } from './output-writer.js';
 import { openStaging, recoverOutput, stampOf, type Staging } from './output-switch.js';
+import { secondsSince } from './phase-time.js';
 import { searchOutputs, type BundleFiles } from './search-outputs.js';
 import { indexAndStage, type StreamedSearch } from './streamed-search.js';
 import { SEARCH_DIR } from './search-plan.js';
@@ -351,8 +352,4 @@ function skippedReport(build: KnownBuild, previous: ManifestHeader, started: num
     writtenFiles: [],
     removedFiles: [],
   };
-}
-
-function secondsSince(started: number): number {
-  return Math.round(performance.now() - started) / 1000;
 }

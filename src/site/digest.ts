@@ -18,13 +18,18 @@ export function digestOf(...parts: unknown[]): string {
   // a hash object per digest (a plan makes tens of thousands of them).
   let text = '';
   for (const part of parts) {
-    text += typeof part === 'string' ? part : (JSON.stringify(part) ?? 'undefined');
+    text += partText(part);
     // A separator no JSON text ends with, so ['ab', 'c'] and ['a', 'bc'] differ.
     text += '\u0000';
   }
   // The first 16 bytes as hex: a string of its own. The hex of all 32 sliced would keep the
   // 64-character text alive beside every digest a plan holds (~50 bytes each, ~3 per post).
   return hash('sha256', text, 'buffer').toString('hex', 0, 16);
+}
+
+/** A part's text in a digest: a string as it is, anything else as JSON. */
+function partText(part: unknown): string {
+  return typeof part === 'string' ? part : (JSON.stringify(part) ?? 'undefined');
 }
 
 /** Items of a streamed JSON array joined into one string before they are hashed. */
@@ -40,7 +45,7 @@ export class PartsDigest {
 
   /** A part, as `digestOf` takes it. */
   add(part: unknown): this {
-    this.#hash.update(typeof part === 'string' ? part : (JSON.stringify(part) ?? 'undefined'));
+    this.#hash.update(partText(part));
     this.#hash.update('\u0000');
     return this;
   }

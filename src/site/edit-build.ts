@@ -13,6 +13,7 @@ import { renderAndWrite, type BuildReport, type StagedBuild } from './build-site
 import type { BuildTrace } from './build-trace.js';
 import type { BuildWorkers, SearchBundles } from './build-workers.js';
 import { RENDER_CHUNK } from './chunked-render.js';
+import { secondsSince } from './phase-time.js';
 import { pathDigest, xorDigests } from './model-fingerprint.js';
 import { layoutDigestOf, planEdited, type EditPlan } from './edit-plan.js';
 import { placeForEdit, type EditModels } from './edit-placement.js';
@@ -326,8 +327,4 @@ function editRows(): RowsTarget {
 
 function sameRow(a: ManifestFile | undefined, b: ManifestFile): boolean {
   return a !== undefined && a.hash === b.hash && a.input === b.input && a.bytes === b.bytes;
-}
-
-function secondsSince(started: number): number {
-  return Math.round(performance.now() - started) / 1000;
 }

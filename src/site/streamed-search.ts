@@ -7,6 +7,7 @@ import type { ManifestRows } from './build-manifest.js';
 import type { BuildRun } from './build-site.js';
 import type { SearchBundles } from './build-workers.js';
 import type { WriteResult } from './output-writer.js';
+import { secondsSince } from './phase-time.js';
 import { bundleStageOf, filesByBundle, staleShards, type BundleFiles } from './search-outputs.js';
 import type { SearchPlan } from './search-plan.js';
 import { recordStagedBundle, type RowsTarget } from './staged-writes.js';
@@ -45,7 +46,7 @@ export function indexAndStage(
       streamed.indexes.add(index);
     })
     .then((): SearchBundles => {
-      run.phases.search = Math.round(performance.now() - searchStarted) / 1000;
+      run.phases.search = secondsSince(searchStarted);
       // Every bundle was staged as it came: none has files left to stage.
       return new Map();
     });
