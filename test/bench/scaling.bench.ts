@@ -3,6 +3,7 @@
  * site, at 1,000 / 10,000 / 100,000 (/ 1,000,000) posts, ONE language (`pl`) at every size so
  * the points are comparable (the reference site still seeds `es` too; it is not pulled).
  *   npm run build && npx tsx test/bench/scaling.bench.ts [sizes=1000,10000,100000] [--skip-build=SIZES]
+ * (`SCALING_KEEP=1` keeps every size's folder, cache and output, and prints where.)
  * `--skip-build=1000000` (a comma list; `--skip-build` alone: every size) measures no build at
  * those sizes: a no-op run there would build the whole language, so a second `pull` (the no-op
  * run's pull part) is measured instead and the table says so.
@@ -167,7 +168,9 @@ async function point(posts: number): Promise<string[]> {
     return [row, detail];
   } finally {
     await site.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
+    // SCALING_KEEP=1 keeps each size's cache and output for a profile of the same run afterwards.
+    if (process.env.SCALING_KEEP === '1') console.error(`kept ${dir}`);
+    else fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
