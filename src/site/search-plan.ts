@@ -13,8 +13,20 @@ export const SEARCH_DIR = 'pagefind';
 /** Bump when the way documents are indexed changes (it also follows Pagefind's version). */
 export const SEARCH_INDEX_VERSION = 'pagefind-1.5.2/1';
 
-/** Upper bound on bundles: the search page loads every one of them. */
+/**
+ * Bundles stop doubling here while each holds at most `MAX_DOCS_PER_SHARD` documents: the
+ * search page loads every one of them.
+ */
 export const MAX_SEARCH_SHARDS = 32;
+
+/**
+ * Past `MAX_SEARCH_SHARDS`, the bundles keep doubling until none holds more documents than this.
+ * Pagefind holds a bundle whole while it indexes it: at 1,000,000 posts, 32 bundles of ~31,000
+ * documents each had its process at ~400 MB, two at a time (test/bench/RESULTS.md, the scaling
+ * curve of 2026-11-29), so the build's memory grew with the site. A site that large loads more
+ * bundles on its search page instead; up to 256,000 documents nothing changes.
+ */
+export const MAX_DOCS_PER_SHARD = 8000;
 
 export interface SearchDoc {
   /** Stable identity (`post:12`): decides the bundle. */
@@ -47,11 +59,20 @@ export interface SearchPlanOptions {
   docsPerShard?: number;
 }
 
-/** The smallest power of two of bundles holding `docs` at `perShard` each; 0 for no documents. */
+/**
+ * The smallest power of two of bundles holding `docs` at `perShard` each, at most
+ * `MAX_SEARCH_SHARDS` unless they would then hold more than `MAX_DOCS_PER_SHARD` each; 0 for
+ * no documents.
+ */
 export function shardCount(docs: number, perShard: number): number {
   if (docs <= 0) return 0;
   let count = 1;
-  while (count < MAX_SEARCH_SHARDS && count * perShard < docs) count *= 2;
+  while (
+    count * perShard < docs &&
+    (count < MAX_SEARCH_SHARDS || count * MAX_DOCS_PER_SHARD < docs)
+  ) {
+    count *= 2;
+  }
   return count;
 }
 

@@ -18,7 +18,24 @@ describe('search bundles', () => {
     expect(shardCount(1000, 1000)).toBe(1);
     expect(shardCount(1001, 1000)).toBe(2);
     expect(shardCount(10_000, 1000)).toBe(16);
-    expect(shardCount(10_000_000, 1000)).toBe(32);
+    expect(shardCount(100_000, 1000)).toBe(32);
+    expect(shardCount(256_000, 1000)).toBe(32);
+    expect(shardCount(256_000, 20_000)).toBe(16);
+  });
+
+  it('past 32 bundles, keeps doubling until none holds more than 8,000 documents', () => {
+    // Pagefind holds a bundle whole while indexing it: its memory must not grow with the site.
+    expect(shardCount(256_001, 1000)).toBe(64);
+    expect(shardCount(1_000_000, 1000)).toBe(128);
+    expect(shardCount(10_000_000, 1000)).toBe(2048);
+    for (const docs of [256_001, 700_000, 1_000_000, 3_000_000, 10_000_000]) {
+      const count = shardCount(docs, 1000);
+      expect(docs / count).toBeLessThanOrEqual(8000);
+      // The smallest such count: half as many would hold more than 8,000 each.
+      expect(docs / (count / 2)).toBeGreaterThan(8000);
+    }
+    // A larger bundle asked for is kept below the cap's doubling.
+    expect(shardCount(1_000_000, 50_000)).toBe(32);
   });
 
   it('keeps a document in its bundle and spreads documents evenly', () => {
