@@ -10,7 +10,8 @@
  * `main.js`, two levels under the package root like every compiled module, so the paths the
  * code finds through `import.meta.url` (`../../templates/`, `../../package.json`,
  * `../site/render-worker.js`) are the same from each. Left out: better-sqlite3 (a native
- * addon), Eleventy and Pagefind (loaded by the workers, which stay unbundled files in `dist/`),
+ * addon), Eleventy and Pagefind (loaded by the workers, files of their own in `dist/`: the
+ * render worker bundled with Eleventy by `bundle-render-worker.mjs`, the search worker not),
  * chokidar (only `watch`).
  */
 import { readdirSync, readFileSync, rmSync } from 'node:fs';

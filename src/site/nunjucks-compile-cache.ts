@@ -13,37 +13,17 @@
  * compiler is one module object that every environment calls, so an instance stands in for its
  * `compile` only while a run of its renderer is in progress (`around`).
  */
-import { createRequire } from 'node:module';
-
-interface NunjucksExtension {
-  __name?: string;
-  tags?: readonly string[];
-  preprocess?: unknown;
-}
-
-type Compile = (
-  src: string,
-  asyncFilters: readonly string[] | undefined,
-  extensions: readonly NunjucksExtension[] | undefined,
-  name: string | undefined,
-  opts: Record<string, unknown> | undefined,
-) => string;
-
-interface NunjucksCompiler {
-  compile: Compile;
-}
+import {
+  eleventysNunjucksCompiler,
+  type NunjucksCompile as Compile,
+  type NunjucksExtension,
+} from './nunjucks-compiler.js';
 
 /**
  * Entries kept at most: a theme has a few dozen templates; under `watch`, every edit of one
  * adds an entry, so the cache starts again past this.
  */
 const MAX_ENTRIES = 500;
-
-/** The compiler of the Nunjucks that Eleventy loads (the same module instance). */
-function eleventysCompiler(): NunjucksCompiler {
-  const fromEleventy = createRequire(createRequire(import.meta.url).resolve('@11ty/eleventy'));
-  return fromEleventy('nunjucks/src/compiler.js') as NunjucksCompiler;
-}
 
 /**
  * Nunjucks' own compile behind each wrapper that `around` installed. Weak: a wrapper and its
@@ -65,7 +45,7 @@ export class NunjucksCompileCache {
    * each stops answering once its own run is over.
    */
   async around<T>(run: () => Promise<T>): Promise<T> {
-    const compiler = eleventysCompiler();
+    const compiler = eleventysNunjucksCompiler();
     const previous = compiler.compile;
     // Nunjucks' own compile, under whatever wrappers overlapping runs stacked on it: a miss
     // here is compiled by Nunjucks and kept in this instance only.

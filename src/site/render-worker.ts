@@ -17,7 +17,10 @@ import { jobRenderer } from './eleventy-renderer.js';
 // environment is its own copy: nothing else sees the variable.
 process.env['ELEVENTY_SKIP_ESM_RESOLVER'] = '1';
 
-// Warm-up only: a failed import surfaces again, with its message, at the first render.
+// Warm-up only: a failed import surfaces again, with its message, at the first render. In the
+// built package this thread is one bundled file with Eleventy inside
+// (scripts/bundle-render-worker.mjs): the import evaluates the bundled modules; the variable
+// above is set before they run.
 import('@11ty/eleventy').catch(() => undefined);
 
 // One renderer for the thread's life: it keeps Nunjucks' compiled templates between chunks.

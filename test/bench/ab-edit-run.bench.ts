@@ -9,7 +9,10 @@
  * (`process-tree.ts`). Prints each run (wall, CPU = user+sys of the tree, tree peak RSS, the
  * run's own pull and build seconds, the 1-minute load before it) and the medians.
  * `BENCH_NODE_ARGS` (e.g. `--cpu-prof --cpu-prof-dir=/tmp/x`) is passed to node for B's runs.
+ * `BENCH_COLD_PAIRS=N` adds N pairs after those, each run cold: the page cache dropped first
+ * (`sync; echo 3 > /proc/sys/vm/drop_caches`, as root), their medians printed apart.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +27,12 @@ if (!postsText || !pairsText || !cliA || !cliB)
 const POSTS = Number(postsText);
 const PAIRS = Number(pairsText);
 const LANGS = ['pl', 'es'];
+const COLD_PAIRS = Number(process.env['BENCH_COLD_PAIRS'] ?? 0);
+
+/** Empties the kernel's page cache, so the next run reads its files from disk. */
+function dropCaches(): void {
+  execFileSync('sh', ['-c', 'sync; echo 3 > /proc/sys/vm/drop_caches']);
+}
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -71,6 +80,7 @@ async function main(): Promise<void> {
     };
   };
   const runs: Record<'A' | 'B', EditRun[]> = { A: [], B: [] };
+  const coldRuns: Record<'A' | 'B', EditRun[]> = { A: [], B: [] };
   try {
     for (const side of ['A', 'B'] as const) {
       const full = await run(side);
@@ -78,20 +88,22 @@ async function main(): Promise<void> {
       await run(side); // a no-op run: the state a scheduled run starts from
     }
     const listed = await fetch(
-      `${site.url}/pl/cms-json/cms/v2/posts?per_page=${PAIRS}&offset=${Math.floor(POSTS / 3)}&_fields=id`,
+      `${site.url}/pl/cms-json/cms/v2/posts?per_page=${PAIRS + COLD_PAIRS}&offset=${Math.floor(POSTS / 3)}&_fields=id`,
     );
     const posts = (await listed.json()) as { id: number }[];
-    for (let pair = 0; pair < PAIRS; pair++) {
+    for (let pair = 0; pair < PAIRS + COLD_PAIRS; pair++) {
       const post = posts[pair];
       if (!post) throw new Error('no post to edit');
       await editPostTitle(site, post.id);
+      const cold = pair >= PAIRS;
       const order: ('A' | 'B')[] = pair % 2 === 0 ? ['A', 'B'] : ['B', 'A'];
       for (const side of order) {
+        if (cold) dropCaches();
         const before = load();
         const result = await run(side);
-        runs[side].push(result);
+        (cold ? coldRuns : runs)[side].push(result);
         console.log(
-          `${pair + 1}${side}: wall ${result.wallSeconds.toFixed(2)} s, CPU ${result.cpuSeconds.toFixed(2)} s, ` +
+          `${pair + 1}${side}${cold ? ' cold' : ''}: wall ${result.wallSeconds.toFixed(2)} s, CPU ${result.cpuSeconds.toFixed(2)} s, ` +
             `tree ${result.treePeakMb.toFixed(0)} MB, pull ${result.pull.toFixed(2)} s, build ${result.build.toFixed(2)} s, ` +
             `${result.written} written, load before ${before}`,
         );
@@ -104,14 +116,17 @@ async function main(): Promise<void> {
   console.log(
     `\n${POSTS} posts × ${LANGS.length}, ${os.cpus().length} cores, Node ${process.version}`,
   );
-  for (const side of ['A', 'B'] as const) {
-    const r = runs[side];
-    console.log(
-      `${side} (${sides[side]}) median of ${r.length}: wall ${median(r.map((x) => x.wallSeconds)).toFixed(2)} s, ` +
-        `CPU ${median(r.map((x) => x.cpuSeconds)).toFixed(2)} s, tree ${median(r.map((x) => x.treePeakMb)).toFixed(0)} MB, ` +
-        `pull ${median(r.map((x) => x.pull)).toFixed(2)} s, build ${median(r.map((x) => x.build)).toFixed(2)} s`,
-    );
-  }
+  const sets: [string, Record<'A' | 'B', EditRun[]>][] = [['warm', runs]];
+  if (COLD_PAIRS > 0) sets.push(['cold', coldRuns]);
+  for (const [kind, set] of sets)
+    for (const side of ['A', 'B'] as const) {
+      const r = set[side];
+      console.log(
+        `${side} ${kind} (${sides[side]}) median of ${r.length}: wall ${median(r.map((x) => x.wallSeconds)).toFixed(2)} s, ` +
+          `CPU ${median(r.map((x) => x.cpuSeconds)).toFixed(2)} s, tree ${median(r.map((x) => x.treePeakMb)).toFixed(0)} MB, ` +
+          `pull ${median(r.map((x) => x.pull)).toFixed(2)} s, build ${median(r.map((x) => x.build)).toFixed(2)} s`,
+      );
+    }
 }
 
 await main();

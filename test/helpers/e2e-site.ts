@@ -14,7 +14,7 @@ import { gunzipSync } from 'node:zlib';
 import type { ReferenceOptions } from '../../src/reference/index.js';
 import { walkFiles } from './link-check.js';
 import { startReference, type ReferenceSite } from './reference.js';
-import { runCliCaptured } from './run-cli.js';
+import { runBin, runCliCaptured } from './run-cli.js';
 import { tempCache, type TempCache } from './temp-cache.js';
 import { credentialEnv } from './cli-args.js';
 
@@ -49,6 +49,11 @@ export interface Mirror {
   env: NodeJS.ProcessEnv;
   /** `cms-mirror run --json` against the site; throws with the CLI's stderr when it fails. */
   run(extra?: string[]): Promise<RunJson>;
+  /**
+   * The same run through the package's `bin` in a child process: the bundled CLI and its
+   * bundled render worker (`npm run build` first).
+   */
+  runBin(extra?: string[]): Promise<RunJson>;
   close(): Promise<void>;
 }
 
@@ -103,6 +108,13 @@ export async function startMirror(options: MirrorOptions = {}): Promise<Mirror> 
         throw new Error(`cms-mirror run exited with ${result.code}: ${result.stderr}`);
       }
       return JSON.parse(result.stdout) as RunJson;
+    },
+    async runBin(extra = []) {
+      const { stdout } = await runBin(['run', ...common, '--json', ...extra], {
+        env: { ...process.env, ...env },
+        cwd: temp.dir,
+      });
+      return JSON.parse(stdout) as RunJson;
     },
     async close() {
       await site.close();

@@ -57,10 +57,27 @@ describe('the bundled CLI', () => {
     ];
 
     // A first run renders (the render worker) and indexes (the search worker) every page.
-    await tracedBin(run, join(temp.dir, 'first.txt'));
+    const first = await tracedBin(run, join(temp.dir, 'first.txt'));
     expect(existsSync(join(out, 'pl', 'index.html'))).toBe(true);
     const indexed = readdirSync(join(out, 'es', 'pagefind'), { recursive: true }).map(String);
     expect(indexed.filter((file) => file.endsWith('pagefind.js'))).not.toEqual([]);
+    // The render worker is one bundled file with Eleventy in it (scripts/bundle-render-worker.mjs):
+    // Node resolves none of Eleventy's ~95 modules (nor the packages they import) one by one,
+    // nor Eleventy's module hook (`ELEVENTY_SKIP_ESM_RESOLVER` is set before the bundled
+    // Eleventy is evaluated).
+    const worker = `file://${join(dirname(BIN), '..', 'site', 'render-worker.js')}`;
+    expect(first).toContain(worker);
+    expect(first.filter((url) => url.includes('/node_modules/@11ty/'))).toEqual([]);
+    expect(
+      first.filter((url) => /\/dist\/site\/(page-staging|eleventy-renderer)\.js$/.test(url)),
+    ).toEqual([]);
+    // Eleventy still reads its own package.json from the installed package, and Nunjucks'
+    // compile cache stands in for the bundle's own compiler: none is required from disk.
+    const requiredFirst = readFileSync(join(temp.dir, 'first.txt.cjs'), 'utf8').split('\n');
+    expect(
+      requiredFirst.filter((request) => request.endsWith('/@11ty/eleventy/package.json')),
+    ).not.toEqual([]);
+    expect(requiredFirst.filter((request) => request.includes('nunjucks'))).toEqual([]);
 
     const noOp = await tracedBin(run, join(temp.dir, 'no-op.txt'));
     const ours = noOp.filter((url) => url.startsWith('file://') && !url.includes('/node_modules/'));

@@ -88,6 +88,33 @@ describe('the built output of the demo content', () => {
   }, 300_000);
 });
 
+/**
+ * The package's `bin` renders in its own bundled render worker (Eleventy and its engines in one
+ * file, scripts/bundle-render-worker.mjs), not in the modules the run above loads: its bytes
+ * are held to the same list. Runs the compiled output: `npm run build` first.
+ */
+describe('the built output of the demo content, by the bundled CLI', () => {
+  let mirror: Mirror;
+
+  beforeAll(async () => {
+    mirror = await startMirror();
+  }, 60_000);
+  afterAll(async () => {
+    await mirror?.close();
+  });
+
+  it('has the pinned bytes, file for file', async () => {
+    await mirror.runBin();
+    const actual = outputHashes(mirror.outDir, mirror.site.url);
+    const pinned = readPinned();
+    expect(Object.keys(actual).sort()).toEqual(Object.keys(pinned.files).sort());
+    const differing = Object.keys(pinned.files).filter(
+      (file) => actual[file] !== pinned.files[file],
+    );
+    expect(differing, 'files whose bytes differ from the pinned build').toEqual([]);
+  }, 300_000);
+});
+
 describe(`the built output of ${GENERATED_POSTS} generated posts`, () => {
   let mirror: Mirror;
 

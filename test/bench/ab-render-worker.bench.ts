@@ -1,0 +1,67 @@
+/**
+ * A/B of two compiled trees' render worker from its start (issue 17: the worker's import of
+ * Eleventy was the longest path of a one-edit `run`), alternating (A B, B A, ...):
+ *   npx tsx test/bench/ab-render-worker.bench.ts PAIRS DIST_A DIST_B
+ * Each sample is a process of its own (`render-worker-probe.mjs`, plain node) that starts
+ * DIST's render worker, runs the theme once with no jobs (the build's warm-up) and then renders
+ * 6 posts, under GNU time. Prints each sample (ms to the warm-up's answer and to the pages,
+ * the process's wall and CPU = user+sys, peak RSS, the 1-minute load before it) and medians.
+ * Run it from the checkout whose `node_modules` the trees use: each tree finds Eleventy from
+ * where it is, as an installed package does.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { load, timed, type Timed } from './process-tree.js';
+
+const [pairsText, distA, distB] = process.argv.slice(2);
+if (!pairsText || !distA || !distB)
+  throw new Error('usage: ab-render-worker.bench.ts PAIRS DIST_A DIST_B');
+const PAIRS = Number(pairsText);
+const PROBE = fileURLToPath(new URL('./render-worker-probe.mjs', import.meta.url));
+const TEMPLATES = fileURLToPath(new URL('../../templates', import.meta.url));
+const SCRATCH = fs.mkdtempSync(path.join(os.tmpdir(), 'ab-render-worker-'));
+
+interface Sample extends Timed {
+  warmMs: number;
+  renderedMs: number;
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+async function sample(dist: string): Promise<Sample> {
+  const result = await timed(process.execPath, [PROBE, path.resolve(dist), TEMPLATES], {
+    dir: SCRATCH,
+  });
+  const probe = JSON.parse(result.stdout) as { warmMs: number; renderedMs: number };
+  return { ...result, ...probe };
+}
+
+const sides = { A: distA, B: distB };
+const samples: Record<'A' | 'B', Sample[]> = { A: [], B: [] };
+for (let pair = 0; pair < PAIRS; pair++) {
+  const order: ('A' | 'B')[] = pair % 2 === 0 ? ['A', 'B'] : ['B', 'A'];
+  for (const side of order) {
+    const before = load();
+    const s = await sample(sides[side]);
+    samples[side].push(s);
+    console.log(
+      `${pair + 1}${side}: warm-up answered ${s.warmMs.toFixed(0)} ms, pages ${s.renderedMs.toFixed(0)} ms, ` +
+        `wall ${s.wallSeconds.toFixed(2)} s, CPU ${s.cpuSeconds.toFixed(2)} s, RSS ${s.peakRssMb.toFixed(0)} MB, load before ${before}`,
+    );
+  }
+}
+for (const side of ['A', 'B'] as const) {
+  const s = samples[side];
+  console.log(
+    `${side} (${sides[side]}) median of ${s.length}: warm-up ${median(s.map((x) => x.warmMs)).toFixed(0)} ms, ` +
+      `pages ${median(s.map((x) => x.renderedMs)).toFixed(0)} ms, CPU ${median(s.map((x) => x.cpuSeconds)).toFixed(2)} s, ` +
+      `RSS ${median(s.map((x) => x.peakRssMb)).toFixed(0)} MB`,
+  );
+}
+fs.rmSync(SCRATCH, { recursive: true, force: true });

@@ -1,0 +1,79 @@
+/**
+ * One sample of `ab-render-worker.bench.ts`, run by plain node (no tsx in the measured
+ * process): `node render-worker-probe.mjs DIST TEMPLATES` starts the render worker of the
+ * compiled tree DIST as a build does (`worker-calls.js`, the render worker's young generation,
+ * V8's heap growth as `heap-growth.js` sets it), has it run the theme once with no jobs (the
+ * build's warm-up), then render and stage 6 posts. Prints one JSON line: ms from the start to
+ * each answer.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import process from 'node:process';
+import { pathToFileURL } from 'node:url';
+
+const [dist, templates] = process.argv.slice(2);
+const started = performance.now();
+const load = (file) => import(pathToFileURL(path.join(dist, file)).href);
+const { startWorkerCalls } = await load('worker-calls.js');
+const { limitHeapGrowth, RENDER_YOUNG_GENERATION_MB } = await load('site/heap-growth.js');
+limitHeapGrowth();
+const worker = startWorkerCalls(pathToFileURL(path.join(dist, 'site/render-worker.js')), {
+  resourceLimits: { maxYoungGenerationSizeMb: RENDER_YOUNG_GENERATION_MB },
+});
+const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'render-worker-probe-'));
+
+const post = (n) => ({
+  kind: 'post',
+  permalink: '',
+  sitePath: `/p${n}/`,
+  root: '../',
+  title: `Post ${n}`,
+  description: 'A post',
+  canonical: `http://127.0.0.1/p${n}/`,
+  alternates: [],
+  switcher: [],
+  nav: [],
+  jsonLd: '{}',
+  robots: '',
+  baseHref: '',
+  post: {
+    id: n,
+    title: `Post ${n}`,
+    html: `<p>${'word '.repeat(300)}</p>`,
+    dateIso: '2024-01-01T00:00:00Z',
+    dateDisplay: '1 stycznia 2024',
+    modifiedIso: '2024-01-01T00:00:00Z',
+  },
+});
+const input = (jobs) => ({
+  templatesDir: templates,
+  global: {
+    lang: 'pl',
+    locale: 'pl',
+    site: { name: 'Site', description: 'A site', publicUrl: 'http://127.0.0.1/' },
+  },
+  jobs,
+  outDir,
+  stage: {
+    root: outDir,
+    dir: path.join(outDir, 'stage'),
+    files: jobs.map((_, index) => `p${index}/index.html`),
+    previous: jobs.map(() => undefined),
+  },
+});
+
+try {
+  await worker.call(input([]));
+  const warm = performance.now();
+  const rendered = await worker.call(input([1, 2, 3, 4, 5, 6].map(post)));
+  const done = performance.now();
+  if (rendered.pages.length !== 6) throw new Error(`${rendered.pages.length} pages rendered`);
+  process.stdout.write(
+    `${JSON.stringify({ warmMs: warm - started, renderedMs: done - started })}\n`,
+  );
+} finally {
+  await worker.close();
+  fs.rmSync(outDir, { recursive: true, force: true });
+}
