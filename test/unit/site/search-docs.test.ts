@@ -2,10 +2,12 @@
  * Issue 17: the search bundles of a site whose posts are read again from the cache
  * (`placedSearch`). A bundle sent to a search worker (`plainShard`) is its plan's bundle,
  * documents and digest, and reads each of its posts once: an edit build sends the edited
- * post's bundle (~620 documents at 10,000 posts) before anything asked for its digest.
+ * post's bundle (~620 documents at 10,000 posts) before anything asked for its digest. Placing
+ * the site sorts no bundle's documents: only a bundle asked for is sorted.
  */
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { modelFromStore } from '../../../src/site/model-from-store.js';
+import { PlacedPosts } from '../../../src/site/placed-posts.js';
 import { plainShard } from '../../../src/site/search-docs.js';
 import { placeSite, planSite } from '../../../src/site/site-plan.js';
 import type { SiteModel } from '../../../src/site/site-model.js';
@@ -106,5 +108,23 @@ describe("a placed site's search bundle sent to a search worker", () => {
       expect(reads.size).toBe(plain.docs.length);
       expect(Math.max(...reads.values())).toBe(1);
     }
+  });
+});
+
+describe("a placed site's search bundles", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('are sorted only when asked for, one bundle at a time', () => {
+    const { model } = countedModel();
+    // Every key asked for is a post's id (`post:ID`): the site has no page.
+    const keys = vi.spyOn(PlacedPosts.prototype, 'id');
+    const placed = placeSite(model, OPTIONS);
+    const asked = keys.mock.calls.length;
+    const [first, second] = placed.search.shards;
+    const firstDocs = plainShard(first!).docs.length;
+    // Every post's key once to find the bundles, then the first bundle's keys to sort it.
+    expect(keys.mock.calls.length - asked).toBe(POSTS + firstDocs);
+    const secondDocs = plainShard(second!).docs.length;
+    expect(keys.mock.calls.length - asked).toBe(POSTS + firstDocs + secondDocs);
   });
 });
