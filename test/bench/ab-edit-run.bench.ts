@@ -9,7 +9,12 @@
  * (`process-tree.ts`). Prints each run (wall, CPU = user+sys of the tree, tree peak RSS, the
  * run's own pull and build seconds, the 1-minute load before it) and the medians.
  * `BENCH_NODE_ARGS` (e.g. `--cpu-prof --cpu-prof-dir=/tmp/x`) is passed to node for B's runs.
+ * `BENCH_COLD_PAIRS=N` adds N cold pairs after the warm ones: before each of their runs the
+ * kernel's page cache is dropped (`sync; echo 3 > /proc/sys/vm/drop_caches`, root only; every
+ * process's cached files, not only this bench's), so that the run reads its cache, output,
+ * Node and node_modules from disk again. Their medians are printed apart.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +29,12 @@ if (!postsText || !pairsText || !cliA || !cliB)
 const POSTS = Number(postsText);
 const PAIRS = Number(pairsText);
 const LANGS = ['pl', 'es'];
+const COLD_PAIRS = Number(process.env['BENCH_COLD_PAIRS'] ?? 0);
+
+/** Writes dirty pages out, then drops the page cache (and dentries and inodes). */
+function dropCaches(): void {
+  execFileSync('sh', ['-c', 'sync; echo 3 > /proc/sys/vm/drop_caches']);
+}
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -70,7 +81,10 @@ async function main(): Promise<void> {
       written: json.build.total.written,
     };
   };
-  const runs: Record<'A' | 'B', EditRun[]> = { A: [], B: [] };
+  const runs: Record<'warm' | 'cold', Record<'A' | 'B', EditRun[]>> = {
+    warm: { A: [], B: [] },
+    cold: { A: [], B: [] },
+  };
   try {
     for (const side of ['A', 'B'] as const) {
       const full = await run(side);
@@ -78,20 +92,22 @@ async function main(): Promise<void> {
       await run(side); // a no-op run: the state a scheduled run starts from
     }
     const listed = await fetch(
-      `${site.url}/pl/cms-json/cms/v2/posts?per_page=${PAIRS}&offset=${Math.floor(POSTS / 3)}&_fields=id`,
+      `${site.url}/pl/cms-json/cms/v2/posts?per_page=${PAIRS + COLD_PAIRS}&offset=${Math.floor(POSTS / 3)}&_fields=id`,
     );
     const posts = (await listed.json()) as { id: number }[];
-    for (let pair = 0; pair < PAIRS; pair++) {
+    for (let pair = 0; pair < PAIRS + COLD_PAIRS; pair++) {
       const post = posts[pair];
       if (!post) throw new Error('no post to edit');
       await editPostTitle(site, post.id);
+      const cold = pair >= PAIRS;
       const order: ('A' | 'B')[] = pair % 2 === 0 ? ['A', 'B'] : ['B', 'A'];
       for (const side of order) {
+        if (cold) dropCaches();
         const before = load();
         const result = await run(side);
-        runs[side].push(result);
+        runs[cold ? 'cold' : 'warm'][side].push(result);
         console.log(
-          `${pair + 1}${side}: wall ${result.wallSeconds.toFixed(2)} s, CPU ${result.cpuSeconds.toFixed(2)} s, ` +
+          `${pair + 1}${side}${cold ? ' cold' : ''}: wall ${result.wallSeconds.toFixed(2)} s, CPU ${result.cpuSeconds.toFixed(2)} s, ` +
             `tree ${result.treePeakMb.toFixed(0)} MB, pull ${result.pull.toFixed(2)} s, build ${result.build.toFixed(2)} s, ` +
             `${result.written} written, load before ${before}`,
         );
@@ -104,10 +120,16 @@ async function main(): Promise<void> {
   console.log(
     `\n${POSTS} posts × ${LANGS.length}, ${os.cpus().length} cores, Node ${process.version}`,
   );
-  for (const side of ['A', 'B'] as const) {
-    const r = runs[side];
+  for (const [mode, side] of [
+    ['warm', 'A'],
+    ['warm', 'B'],
+    ['cold', 'A'],
+    ['cold', 'B'],
+  ] as const) {
+    const r = runs[mode][side];
+    if (r.length === 0) continue;
     console.log(
-      `${side} (${sides[side]}) median of ${r.length}: wall ${median(r.map((x) => x.wallSeconds)).toFixed(2)} s, ` +
+      `${side} ${mode} (${sides[side]}) median of ${r.length}: wall ${median(r.map((x) => x.wallSeconds)).toFixed(2)} s, ` +
         `CPU ${median(r.map((x) => x.cpuSeconds)).toFixed(2)} s, tree ${median(r.map((x) => x.treePeakMb)).toFixed(0)} MB, ` +
         `pull ${median(r.map((x) => x.pull)).toFixed(2)} s, build ${median(r.map((x) => x.build)).toFixed(2)} s`,
     );
