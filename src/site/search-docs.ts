@@ -180,6 +180,8 @@ export function placedSearch(
  * digest is not made yet (an edit's) reads its documents once for both.
  */
 export function plainShard(shard: SearchShard): SearchShard {
+  // A `WeakRef` made in this job keeps its target until the job ends (ECMAScript's
+  // KeepDuringJob), so the digest below finds the documents read here.
   const docs = shard.docs.map((doc) => ({
     key: doc.key,
     url: doc.url,
