@@ -12,6 +12,7 @@ import { startWorkerCalls } from '../worker-calls.js';
 import { oneAtATime } from './one-at-a-time.js';
 import { buildSearchShard, type ShardRequest } from './search-index.js';
 import { stageBundle, type BundleStage, type StagedBundle } from './bundle-staging.js';
+import { plainShard } from './search-docs.js';
 import type { SearchShard } from './search-plan.js';
 import {
   limitHeapGrowth,
@@ -228,20 +229,4 @@ async function drain<T>(
     }),
   );
   return built;
-}
-
-/** The plan's documents read their HTML lazily (a getter); a message needs plain values. */
-function plainShard(shard: SearchShard): SearchShard {
-  return {
-    index: shard.index,
-    dir: shard.dir,
-    digest: shard.digest,
-    docs: shard.docs.map((doc) => ({
-      key: doc.key,
-      url: doc.url,
-      title: doc.title,
-      html: doc.html,
-      digest: doc.digest,
-    })),
-  };
 }

@@ -27,6 +27,19 @@ export function digestOf(...parts: unknown[]): string {
   return hash('sha256', text, 'buffer').toString('hex', 0, 16);
 }
 
+/**
+ * `digestOf(text)` of the text these UTF-8 bytes hold, without decoding them: a file patched as
+ * bytes (an edit's `sitemap.xml`, ~1.3 MB at 10,000 posts) digests as it would as text.
+ */
+export function bytesDigestOf(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).update('\u0000').digest().toString('hex', 0, 16);
+}
+
+/** `digestOf` of a file's content, text or UTF-8 bytes. */
+export function contentDigestOf(content: string | Uint8Array): string {
+  return typeof content === 'string' ? digestOf(content) : bytesDigestOf(content);
+}
+
 /** A part's text in a digest: a string as it is, anything else as JSON. */
 function partText(part: unknown): string {
   return typeof part === 'string' ? part : (JSON.stringify(part) ?? 'undefined');

@@ -72,7 +72,7 @@ export function placeForEdit(
     return {
       placed,
       ahead: options.pagesFirst ? undefined : placedAhead(placed, changed, options.workers),
-      edited: { indexes: recorded.edited, text: (file) => recordedText(store, options, file) },
+      edited: { indexes: recorded.edited, bytes: (file) => recordedBytes(store, options, file) },
       change: () => ({ newest: newestRecord(placed.posts) }),
     };
   }
@@ -88,11 +88,11 @@ export function placeForEdit(
  * A file as the last build wrote it, when it is still so on disk (its bytes' digest is the
  * recorded one); undefined otherwise.
  */
-function recordedText(
+function recordedBytes(
   store: Store,
   options: { lang: string; outDir: string },
   file: string,
-): string | undefined {
+): Buffer | undefined {
   const row = store.buildState.fileAt(options.lang, file);
   if (row === undefined) return undefined;
   let bytes: Buffer;
@@ -101,5 +101,5 @@ function recordedText(
   } catch {
     return undefined;
   }
-  return sha256(bytes) === row.hash ? bytes.toString('utf8') : undefined;
+  return sha256(bytes) === row.hash ? bytes : undefined;
 }

@@ -36,8 +36,8 @@ export interface FormatInput {
 export interface EditedPosts {
   /** The edited posts' indexes among the placed posts. */
   readonly indexes: readonly number[];
-  /** A file's text as the last build wrote it, or undefined (made again in full). */
-  readonly text: (file: string) => string | undefined;
+  /** A file's bytes as the last build wrote them, or undefined (made again in full). */
+  readonly bytes: (file: string) => Buffer | undefined;
 }
 
 export interface OutputFormat {
@@ -46,8 +46,8 @@ export interface OutputFormat {
    * an item's path collides with it; `entries` counts the public posts and pages.
    */
   claims(entries: number, sitemapMaxUrls: number): [file: string, label: string][];
-  /** Its files and their content. */
-  files(input: FormatInput): Iterable<[file: string, content: string]>;
+  /** Its files and their content (text, or UTF-8 bytes). */
+  files(input: FormatInput): Iterable<[file: string, content: string | Uint8Array]>;
 }
 
 const feed: OutputFormat = {
@@ -111,14 +111,14 @@ function patchedSitemap(
   edited: EditedPosts,
   urls: ReturnType<typeof sitemapUrls>,
   maxUrls: number,
-): string | undefined {
+): Buffer | undefined {
   if (urls.count > maxUrls) return undefined;
-  const text = edited.text('sitemap.xml');
-  if (text === undefined) return undefined;
+  const bytes = edited.bytes('sitemap.xml');
+  if (bytes === undefined) return undefined;
   const changed = urls.urlsIn(0, 1);
   for (const index of edited.indexes)
     changed.push(...urls.urlsIn(urls.firstPost + index, urls.firstPost + index + 1));
-  return patchedUrlset(text, changed);
+  return patchedUrlset(bytes, changed);
 }
 
 /**

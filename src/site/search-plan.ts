@@ -106,14 +106,36 @@ export function bundleMembers(
   count: number,
   keyOf: (index: number) => string,
 ): number[][] {
-  const buckets: number[][] = Array.from({ length: count }, () => []);
-  for (let index = 0; index < length; index++) buckets[shardOf(keyOf(index), count)]?.push(index);
-  return buckets.map((bucket) => {
-    const keys = bucket.map(keyOf);
-    const order = bucket.map((_, at) => at);
-    order.sort((a, b) => compareKeys(keys[a] as string, keys[b] as string) || a - b);
-    return order.map((at) => bucket[at] as number);
-  });
+  const bundles = documentBundles(length, count, keyOf);
+  return Array.from({ length: count }, (_, index) => bundleOrder(bundles, index, keyOf));
+}
+
+/** Each of `length` documents' bundle (`shardOf` its key): a byte each (`MAX_SEARCH_SHARDS`). */
+export function documentBundles(
+  length: number,
+  count: number,
+  keyOf: (index: number) => string,
+): Uint8Array {
+  const bundles = new Uint8Array(length);
+  for (let index = 0; index < length; index++) bundles[index] = shardOf(keyOf(index), count);
+  return bundles;
+}
+
+/**
+ * The documents of bundle `index` (`documentBundles`), sorted by key; documents of equal keys
+ * keep their order. Asks for the keys of that bundle's documents only.
+ */
+export function bundleOrder(
+  bundles: Uint8Array,
+  index: number,
+  keyOf: (index: number) => string,
+): number[] {
+  const bucket: number[] = [];
+  for (let at = 0; at < bundles.length; at++) if (bundles[at] === index) bucket.push(at);
+  const keys = bucket.map(keyOf);
+  const order = bucket.map((_, at) => at);
+  order.sort((a, b) => compareKeys(keys[a] as string, keys[b] as string) || a - b);
+  return order.map((at) => bucket[at] as number);
 }
 
 /** What a bundle's digest covers of a document: where it is and what it shows. */

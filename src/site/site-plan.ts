@@ -10,7 +10,7 @@
  */
 import { sitePathToFilePath } from '../transform/index.js';
 import { BUILD_VERSION } from './build-version.js';
-import { digestOf } from './digest.js';
+import { contentDigestOf, digestOf } from './digest.js';
 import {
   ancestorsOf,
   byMenuOrder,
@@ -201,10 +201,10 @@ export function planPlaced(placed: PlacedSite, only?: PlanScope): SitePlan {
     const made = only ? new Map(format.files(input)) : format.files(input);
     const again = madeAgain(
       () => format.files(input),
-      only ? (made as Map<string, string>) : undefined,
+      only ? (made as Map<string, string | Uint8Array>) : undefined,
     );
     for (const [file, content] of made)
-      files.push({ file, input: digestOf(content), content: () => again(file) });
+      files.push({ file, input: contentDigestOf(content), content: () => again(file) });
   }
   for (const item of media) {
     files.push({ file: item.file, input: item.media.sha256, content: () => item.media.read() });
@@ -356,10 +356,10 @@ function pageFamilies(pages: readonly Placed<PageEntry>[]) {
  * already made (`held`): they are handed out as they are.
  */
 function madeAgain(
-  make: () => Iterable<[string, string]>,
-  held?: ReadonlyMap<string, string>,
-): (file: string) => string {
-  let pending: Iterator<[string, string]> | undefined;
+  make: () => Iterable<[string, string | Uint8Array]>,
+  held?: ReadonlyMap<string, string | Uint8Array>,
+): (file: string) => string | Uint8Array {
+  let pending: Iterator<[string, string | Uint8Array]> | undefined;
   return (file) => {
     const kept = held?.get(file);
     if (kept !== undefined) return kept;

@@ -85,20 +85,36 @@ function urlElement(url: SitemapUrl): string {
 
 /**
  * A sitemap file of one part (`urlset`) with the elements of `urls` made again in place, each
- * found by its `<loc>`; the rest of the text as it was. Undefined when one is not there: an
- * edit that moves nothing changes a few URLs' dates, and making every URL again was most of
- * an edit build's sitemap (issue 17).
+ * found by its `<loc>`; the rest of the bytes as they were. Undefined when one is not there
+ * once, or two overlap: an edit that moves nothing changes a few URLs' dates, and making every
+ * URL again was most of an edit build's sitemap (issue 17). Bytes, not text: the file is ~1.3
+ * MB at 10,000 posts, and decoding it, a copy of it per URL patched and encoding it again were
+ * most of the patch.
  */
-export function patchedUrlset(text: string, urls: readonly SitemapUrl[]): string | undefined {
-  let patched = text;
+export function patchedUrlset(bytes: Buffer, urls: readonly SitemapUrl[]): Buffer | undefined {
+  const closing = Buffer.from('\n  </url>\n');
+  const edits: { start: number; end: number; element: Buffer }[] = [];
   for (const url of urls) {
-    const opening = `\n  <url>\n    <loc>${escapeXml(url.loc)}</loc>\n`;
-    const at = patched.indexOf(opening);
-    if (at < 0 || patched.indexOf(opening, at + 1) >= 0) return undefined;
-    const closing = '\n  </url>\n';
-    const end = patched.indexOf(closing, at + 1);
+    const opening = Buffer.from(`\n  <url>\n    <loc>${escapeXml(url.loc)}</loc>\n`);
+    const at = bytes.indexOf(opening);
+    if (at < 0 || bytes.indexOf(opening, at + 1) >= 0) return undefined;
+    const end = bytes.indexOf(closing, at + 1);
     if (end < 0) return undefined;
-    patched = patched.slice(0, at + 1) + urlElement(url) + patched.slice(end + closing.length - 1);
+    // From the element's first byte to the newline after it, which is kept.
+    edits.push({
+      start: at + 1,
+      end: end + closing.length - 1,
+      element: Buffer.from(urlElement(url)),
+    });
   }
-  return patched;
+  edits.sort((a, b) => a.start - b.start);
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (const edit of edits) {
+    if (edit.start < from) return undefined;
+    parts.push(bytes.subarray(from, edit.start), edit.element);
+    from = edit.end;
+  }
+  parts.push(bytes.subarray(from));
+  return Buffer.concat(parts);
 }

@@ -9,8 +9,10 @@
  * (`process-tree.ts`). Prints each run (wall, CPU = user+sys of the tree, tree peak RSS, the
  * run's own pull and build seconds, the 1-minute load before it) and the medians.
  * `BENCH_NODE_ARGS` (e.g. `--cpu-prof --cpu-prof-dir=/tmp/x`) is passed to node for B's runs.
- * `BENCH_COLD_PAIRS=N` adds N pairs after those, each run cold: the page cache dropped first
- * (`sync; echo 3 > /proc/sys/vm/drop_caches`, as root), their medians printed apart.
+ * `BENCH_COLD_PAIRS=N` adds N cold pairs after the warm ones: before each of their runs the
+ * kernel's page cache is dropped (`sync; echo 3 > /proc/sys/vm/drop_caches`, root only; every
+ * process's cached files, not only this bench's), so that the run reads its cache, output,
+ * Node and node_modules from disk again. Their medians are printed apart.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -29,7 +31,7 @@ const PAIRS = Number(pairsText);
 const LANGS = ['pl', 'es'];
 const COLD_PAIRS = Number(process.env['BENCH_COLD_PAIRS'] ?? 0);
 
-/** Empties the kernel's page cache, so the next run reads its files from disk. */
+/** Writes dirty pages out, then drops the page cache (and dentries and inodes). */
 function dropCaches(): void {
   execFileSync('sh', ['-c', 'sync; echo 3 > /proc/sys/vm/drop_caches']);
 }
@@ -79,8 +81,10 @@ async function main(): Promise<void> {
       written: json.build.total.written,
     };
   };
-  const runs: Record<'A' | 'B', EditRun[]> = { A: [], B: [] };
-  const coldRuns: Record<'A' | 'B', EditRun[]> = { A: [], B: [] };
+  const runs: Record<'warm' | 'cold', Record<'A' | 'B', EditRun[]>> = {
+    warm: { A: [], B: [] },
+    cold: { A: [], B: [] },
+  };
   try {
     for (const side of ['A', 'B'] as const) {
       const full = await run(side);
@@ -101,7 +105,7 @@ async function main(): Promise<void> {
         if (cold) dropCaches();
         const before = load();
         const result = await run(side);
-        (cold ? coldRuns : runs)[side].push(result);
+        runs[cold ? 'cold' : 'warm'][side].push(result);
         console.log(
           `${pair + 1}${side}${cold ? ' cold' : ''}: wall ${result.wallSeconds.toFixed(2)} s, CPU ${result.cpuSeconds.toFixed(2)} s, ` +
             `tree ${result.treePeakMb.toFixed(0)} MB, pull ${result.pull.toFixed(2)} s, build ${result.build.toFixed(2)} s, ` +
@@ -116,17 +120,20 @@ async function main(): Promise<void> {
   console.log(
     `\n${POSTS} posts × ${LANGS.length}, ${os.cpus().length} cores, Node ${process.version}`,
   );
-  const sets: [string, Record<'A' | 'B', EditRun[]>][] = [['warm', runs]];
-  if (COLD_PAIRS > 0) sets.push(['cold', coldRuns]);
-  for (const [kind, set] of sets)
-    for (const side of ['A', 'B'] as const) {
-      const r = set[side];
-      console.log(
-        `${side} ${kind} (${sides[side]}) median of ${r.length}: wall ${median(r.map((x) => x.wallSeconds)).toFixed(2)} s, ` +
-          `CPU ${median(r.map((x) => x.cpuSeconds)).toFixed(2)} s, tree ${median(r.map((x) => x.treePeakMb)).toFixed(0)} MB, ` +
-          `pull ${median(r.map((x) => x.pull)).toFixed(2)} s, build ${median(r.map((x) => x.build)).toFixed(2)} s`,
-      );
-    }
+  for (const [mode, side] of [
+    ['warm', 'A'],
+    ['warm', 'B'],
+    ['cold', 'A'],
+    ['cold', 'B'],
+  ] as const) {
+    const r = runs[mode][side];
+    if (r.length === 0) continue;
+    console.log(
+      `${side} ${mode} (${sides[side]}) median of ${r.length}: wall ${median(r.map((x) => x.wallSeconds)).toFixed(2)} s, ` +
+        `CPU ${median(r.map((x) => x.cpuSeconds)).toFixed(2)} s, tree ${median(r.map((x) => x.treePeakMb)).toFixed(0)} MB, ` +
+        `pull ${median(r.map((x) => x.pull)).toFixed(2)} s, build ${median(r.map((x) => x.build)).toFixed(2)} s`,
+    );
+  }
 }
 
 await main();

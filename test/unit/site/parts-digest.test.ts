@@ -1,12 +1,13 @@
 /**
  * A digest made part by part, an array part item by item (`PartsDigest`), is the digest of
  * the parts' JSON texts joined, each followed by a NUL, as `digestOf` makes it: a layout
- * digest recorded before it was streamed still matches. The oracle hashes the joined text
- * with node:crypto itself.
+ * digest recorded before it was streamed still matches. A file's content digests alike as
+ * text or as its UTF-8 bytes (`contentDigestOf`: an edit's patched sitemap is bytes). The
+ * oracle hashes the joined text with node:crypto itself.
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { PartsDigest } from '../../../src/site/digest.js';
+import { contentDigestOf, PartsDigest } from '../../../src/site/digest.js';
 
 /** sha256 of each part's text (a string as is, else its JSON) + NUL, first 16 bytes as hex. */
 function joinedDigest(parts: unknown[]): string {
@@ -47,5 +48,14 @@ describe('a digest made part by part', () => {
     const a = new PartsDigest().add('a').add('bc').hex();
     expect(ab).toBe(joinedDigest(['ab', 'c']));
     expect(ab).not.toBe(a);
+  });
+
+  it("of a file's content is the same for its text and its UTF-8 bytes", () => {
+    const text = '<?xml version="1.0"?>\n<loc>https://example.test/pl/zażółć-gęślą/</loc>\n';
+    const bytes = Buffer.from(text, 'utf8');
+    expect(contentDigestOf(text)).toBe(joinedDigest([text]));
+    expect(contentDigestOf(bytes)).toBe(joinedDigest([text]));
+    expect(contentDigestOf(new Uint8Array(bytes))).toBe(joinedDigest([text]));
+    expect(contentDigestOf(`${text} `)).not.toBe(contentDigestOf(bytes));
   });
 });
