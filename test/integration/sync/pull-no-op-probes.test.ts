@@ -69,6 +69,38 @@ describe('the probes of a pull that finds nothing changed', () => {
     }
   });
 
+  it('asks both languages at once, and every collection of both languages at once in the crawl', async () => {
+    const { site, temp } = fixture;
+    const settings = settingsFor(site, temp.file);
+    await pull(settings);
+
+    site.control.clearLog();
+    site.control.setFaults('latency=60ms');
+    const moments: string[][] = [];
+    const timer = setInterval(() => {
+      const held = site.requests.filter((r) => r.status === 0);
+      const crawl = (r: (typeof held)[number]) => r.query['modified_after'] !== undefined;
+      moments.push(held.map((r) => `${r.lang} ${r.path}${crawl(r) ? ' crawl' : ''}`));
+    }, 2);
+    try {
+      const noOp = await pull(settings);
+      expect(noOp.total).toMatchObject({ created: 0, updated: 0, deleted: 0 });
+    } finally {
+      clearInterval(timer);
+      site.control.setFaults(undefined);
+    }
+
+    // Neither language waits for the other's index: the site held both at one moment.
+    const indexes = ['pl /', 'es /'];
+    expect(moments.some((held) => indexes.every((key) => held.includes(key)))).toBe(true);
+    // The crawl's first request of every collection of both languages at one moment: no
+    // collection waits for another's crawl, no language for the other's.
+    const crawls = ['pl', 'es'].flatMap((lang) =>
+      ['posts', 'pages', 'media'].map((type) => `${lang} /cms/v2/${type} crawl`),
+    );
+    expect(moments.some((held) => crawls.every((key) => held.includes(key)))).toBe(true);
+  });
+
   it('still notices an edit and a deletion after a no-op pull', async () => {
     const { site, temp } = fixture;
     const settings = settingsFor(site, temp.file);
