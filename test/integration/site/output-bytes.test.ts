@@ -64,6 +64,15 @@ function outputHashes(outDir: string, origin: string): Record<string, string> {
   return hashes;
 }
 
+/** The same files as the pinned build, each with the pinned bytes. */
+function expectPinnedBytes(actual: Record<string, string>): void {
+  const pinned = readPinned();
+  expect(Object.keys(pinned.files).length).toBeGreaterThan(100);
+  expect(Object.keys(actual).sort()).toEqual(Object.keys(pinned.files).sort());
+  const differing = Object.keys(pinned.files).filter((file) => actual[file] !== pinned.files[file]);
+  expect(differing, 'files whose bytes differ from the pinned build').toEqual([]);
+}
+
 describe('the built output of the demo content', () => {
   let mirror: Mirror;
 
@@ -78,13 +87,7 @@ describe('the built output of the demo content', () => {
     await mirror.run();
     const actual = outputHashes(mirror.outDir, mirror.site.url);
     if (updating()) writePinned({ ...readPinned(), files: actual });
-    const pinned = readPinned();
-    expect(Object.keys(pinned.files).length).toBeGreaterThan(100);
-    expect(Object.keys(actual).sort()).toEqual(Object.keys(pinned.files).sort());
-    const differing = Object.keys(pinned.files).filter(
-      (file) => actual[file] !== pinned.files[file],
-    );
-    expect(differing, 'files whose bytes differ from the pinned build').toEqual([]);
+    expectPinnedBytes(actual);
   }, 300_000);
 });
 
@@ -106,12 +109,7 @@ describe('the built output of the demo content, by the bundled CLI', () => {
   it('has the pinned bytes, file for file', async () => {
     await mirror.runBin();
     const actual = outputHashes(mirror.outDir, mirror.site.url);
-    const pinned = readPinned();
-    expect(Object.keys(actual).sort()).toEqual(Object.keys(pinned.files).sort());
-    const differing = Object.keys(pinned.files).filter(
-      (file) => actual[file] !== pinned.files[file],
-    );
-    expect(differing, 'files whose bytes differ from the pinned build').toEqual([]);
+    expectPinnedBytes(actual);
   }, 300_000);
 });
 

@@ -14,6 +14,7 @@ import type { SiteModel } from '../../../src/site/site-model.js';
 import type { CmsItem } from '../../../src/store/index.js';
 import { TRANSFORM_VERSION } from '../../../src/transform/version.js';
 import { useTempStore } from '../../helpers/store/temp-store.js';
+import { countedPostReads } from '../../helpers/site/counted-posts.js';
 
 const cache = useTempStore({ prefix: 'cms-search-docs-' });
 const POSTS = 240;
@@ -60,24 +61,7 @@ const OPTIONS = { searchDocsPerShard: 60, heldPosts: 0 };
 /** The streamed model, with the places of the posts read from it counted. */
 function countedModel(): { model: SiteModel; reads: Map<number, number> } {
   const options = { lang: 'pl', languages: [{ lang: 'pl' }], streamPosts: true };
-  const { model } = modelFromStore(cache.store, options);
-  const source = model.postSource!;
-  const reads = new Map<number, number>();
-  const count = (places: Iterable<number>): void => {
-    for (const place of places) reads.set(place, (reads.get(place) ?? 0) + 1);
-  };
-  const postSource = {
-    ...source,
-    read: (start: number, end: number) => {
-      count(Array.from({ length: end - start }, (_, at) => start + at));
-      return source.read(start, end);
-    },
-    readAt: (places: ArrayLike<number>) => {
-      count(Array.from(places));
-      return source.readAt(places);
-    },
-  };
-  return { model: { ...model, postSource }, reads };
+  return countedPostReads(modelFromStore(cache.store, options).model);
 }
 
 describe("a placed site's search bundle sent to a search worker", () => {

@@ -14,6 +14,7 @@ import { placeSite, planPlaced, planSite, type HeldPlan } from '../../../src/sit
 import { type CmsItem } from '../../../src/store/index.js';
 import { TRANSFORM_VERSION } from '../../../src/transform/version.js';
 import { useTempStore } from '../../helpers/store/temp-store.js';
+import { countedPostReads } from '../../helpers/site/counted-posts.js';
 
 const cache = useTempStore({ prefix: 'cms-streamed-plan-' });
 const POSTS = 2600;
@@ -162,25 +163,7 @@ describe('a plan from posts read again a window at a time', () => {
     const options = { lang: 'pl', languages: [{ lang: 'pl' }] };
     const whole = planSite(modelFromStore(cache.store, options).model, OPTIONS);
     const { model } = modelFromStore(cache.store, { ...options, streamPosts: true });
-    const source = model.postSource!;
-    const reads = new Map<number, number>();
-    const count = (places: Iterable<number>): void => {
-      for (const place of places) reads.set(place, (reads.get(place) ?? 0) + 1);
-    };
-    const counted = {
-      ...model,
-      postSource: {
-        ...source,
-        read: (start: number, end: number) => {
-          count(Array.from({ length: end - start }, (_, at) => start + at));
-          return source.read(start, end);
-        },
-        readAt: (places: ArrayLike<number>) => {
-          count(Array.from(places));
-          return source.readAt(places);
-        },
-      },
-    };
+    const { model: counted, reads } = countedPostReads(model);
     // As a full build uses its plan: every page's job made, every file and bundle read.
     const plan = planPlaced(placeSite(counted, OPTIONS));
     for (const job of plan.jobs) job.job();
@@ -188,7 +171,7 @@ describe('a plan from posts read again a window at a time', () => {
     const docs = plan.search.shards.map((shard) => [shard.digest, shard.docs.map((d) => d.html)]);
     expect(files).toEqual(whole.files.map((file) => [file.file, file.content()]));
     expect(docs).toEqual(whole.search.shards.map((s) => [s.digest, s.docs.map((d) => d.html)]));
-    expect(reads.size).toBe(source.size);
+    expect(reads.size).toBe(model.postSource!.size);
     expect(Math.max(...reads.values())).toBe(1);
   }, 240_000);
 });
