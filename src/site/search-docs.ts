@@ -162,7 +162,7 @@ export function placedSearch(
   const read = { posts, pages, lang: options.lang, count };
   // Each document's bundle found when a bundle's members are first asked for, then only that
   // bundle sorted: an edit's placement sorted every bundle's keys for the one it indexes.
-  let bundles: Uint8Array | undefined;
+  let bundles: Uint16Array | undefined;
   const membersOf = (index: number) => (): Int32Array => {
     bundles ??= documentBundles(documents, count, keyOf);
     return Int32Array.from(bundleOrder(bundles, index, keyOf), memberOf);

@@ -110,13 +110,17 @@ export function bundleMembers(
   return Array.from({ length: count }, (_, index) => bundleOrder(bundles, index, keyOf));
 }
 
-/** Each of `length` documents' bundle (`shardOf` its key): a byte each (`MAX_SEARCH_SHARDS`). */
+/**
+ * Each of `length` documents' bundle (`shardOf` its key): two bytes each, since past
+ * `MAX_SEARCH_SHARDS` a site of more than 2,048,000 documents has more than 256 bundles.
+ */
 export function documentBundles(
   length: number,
   count: number,
   keyOf: (index: number) => string,
-): Uint8Array {
-  const bundles = new Uint8Array(length);
+): Uint16Array {
+  if (count > 0x10000) throw new RangeError(`${count} search bundles: at most 65,536`);
+  const bundles = new Uint16Array(length);
   for (let index = 0; index < length; index++) bundles[index] = shardOf(keyOf(index), count);
   return bundles;
 }
@@ -126,7 +130,7 @@ export function documentBundles(
  * keep their order. Asks for the keys of that bundle's documents only.
  */
 export function bundleOrder(
-  bundles: Uint8Array,
+  bundles: Uint16Array,
   index: number,
   keyOf: (index: number) => string,
 ): number[] {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { planSearch, shardCount, shardOf, type SearchDoc } from '../../../src/site/search-plan.js';
+import {
+  bundleMembers,
+  planSearch,
+  shardCount,
+  shardOf,
+  type SearchDoc,
+} from '../../../src/site/search-plan.js';
 
 function docs(count: number): SearchDoc[] {
   return Array.from({ length: count }, (_, index) => ({
@@ -36,6 +42,18 @@ describe('search bundles', () => {
     }
     // A larger bundle asked for is kept below the cap's doubling.
     expect(shardCount(1_000_000, 50_000)).toBe(32);
+  });
+
+  it('places documents in bundles past the 256th, as many as there are', () => {
+    // 2,048,001 documents make 512 bundles; this many keys in 512 bundles is enough to see it.
+    const keys = Array.from({ length: 20_000 }, (_, index) => `post:${index}`);
+    const members = bundleMembers(keys.length, 512, (index) => keys[index]!);
+    expect(members).toHaveLength(512);
+    expect(members.flat().sort((a, b) => a - b)).toEqual(keys.map((_, index) => index));
+    expect(members.slice(256).every((bucket) => bucket.length > 0)).toBe(true);
+    members.forEach((bucket, index) => {
+      for (const at of bucket) expect(shardOf(keys[at]!, 512)).toBe(index);
+    });
   });
 
   it('keeps a document in its bundle and spreads documents evenly', () => {
