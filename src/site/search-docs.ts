@@ -8,6 +8,7 @@ import type { Placed } from './placed-entries.js';
 import type { PlacedPosts } from './placed-posts.js';
 import {
   bundleOrder,
+  type DocumentBundles,
   describedDoc,
   documentBundles,
   docsPerShardOf,
@@ -162,7 +163,7 @@ export function placedSearch(
   const read = { posts, pages, lang: options.lang, count };
   // Each document's bundle found when a bundle's members are first asked for, then only that
   // bundle sorted: an edit's placement sorted every bundle's keys for the one it indexes.
-  let bundles: Uint16Array | undefined;
+  let bundles: DocumentBundles | undefined;
   const membersOf = (index: number) => (): Int32Array => {
     bundles ??= documentBundles(documents, count, keyOf);
     return Int32Array.from(bundleOrder(bundles, index, keyOf), memberOf);
