@@ -1,6 +1,6 @@
 /**
  * The public posts of a plan, newest first at their places, held as a few columns (place in
- * the source, id, sticky, file: ~0.1 KB a post) instead of the entries: whatever else a step
+ * the source, id, sticky, file: ~60 bytes a post) instead of the entries: whatever else a step
  * needs of a post (title, excerpt, dates, links) is read again from the model's posts a window
  * at a time (`PostSource`), so that a build does not hold its site whole (issue 17). A small
  * site's posts are the exception: held as first read (`HOLD_ALL_POSTS`).
@@ -9,6 +9,7 @@ import { contestedFiles } from './contested-paths.js';
 import { PathClaims } from './path-claims.js';
 import { compare, entryDigest, pagePathOf, safePagePath, type Placed } from './placed-entries.js';
 import { isPublicEntry, type PostEntry, type PostSource, type SiteModel } from './site-model.js';
+import { TextColumn } from './text-column.js';
 
 /** Posts read at a time (a whole site's walk; an edit's plan reads a few: `EDIT_WINDOW`). */
 const WINDOW = 1000;
@@ -37,7 +38,7 @@ export class PlacedPosts {
   readonly #places: Uint32Array;
   readonly #ids: Float64Array;
   readonly #sticky: Uint8Array;
-  readonly #files: readonly string[];
+  readonly #files: TextColumn;
   /** The newest `modifiedGmt` of the posts placed (the sitemap's date of the home). */
   readonly newestModified: string | undefined;
   /** The first post with `newestModified` (-1 when none is placed). */
@@ -53,7 +54,7 @@ export class PlacedPosts {
 
   constructor(
     source: PostSource,
-    columns: { places: Uint32Array; ids: Float64Array; sticky: Uint8Array; files: string[] },
+    columns: { places: Uint32Array; ids: Float64Array; sticky: Uint8Array; files: TextColumn },
     newest?: { modified: string; index: number },
     window: number = WINDOW,
     held?: readonly (PostEntry | undefined)[],
@@ -82,7 +83,7 @@ export class PlacedPosts {
   }
 
   file(index: number): string {
-    return this.#files[index] as string;
+    return this.#files.get(index);
   }
 
   /** The post's place in the source (`PostSource`). */
@@ -138,7 +139,7 @@ export class PlacedPosts {
   /** What `layoutDigestOf` digests of each post, in order, made as walked. */
   *layout(): Generator<[id: number, file: string, sticky: boolean]> {
     for (let index = 0; index < this.length; index++)
-      yield [this.#ids[index] as number, this.#files[index] as string, this.sticky(index)];
+      yield [this.#ids[index] as number, this.#files.get(index), this.sticky(index)];
   }
 
   /** The listing order: sticky posts first, then the others, each newest first. */
@@ -209,9 +210,9 @@ export interface PostCandidates {
   places: number[];
   ids: number[];
   sticky: number[];
-  files: string[];
+  files: TextColumn;
   /** Each candidate's `modifiedGmt`, while the claims are made. */
-  modified: string[];
+  modified: TextColumn;
   /** Every entry read, by place, when the source has no more than `HOLD_ALL_POSTS`. */
   held?: (PostEntry | undefined)[];
 }
@@ -231,8 +232,8 @@ export function postCandidates(
     places: [],
     ids: [],
     sticky: [],
-    files: [],
-    modified: [],
+    files: new TextColumn(Math.min(source.size, holdUpTo)),
+    modified: new TextColumn(Math.min(source.size, holdUpTo), 24),
   };
   const unsafe: string[] = [];
   let hidden = 0;
@@ -280,7 +281,7 @@ export function claimPosts(
   const amongPosts = new PathClaims(claims);
   const refused = new Uint8Array(ids.length);
   for (const index of byAge) {
-    const file = files[index] as string;
+    const file = files.get(index);
     const conflict =
       contested[index] === 1 ? amongPosts.claim(file, `post ${ids[index]}`) : claims.conflict(file);
     if (conflict === undefined) continue;
@@ -292,7 +293,7 @@ export function claimPosts(
   const kept = Array.from(ids, (_, index) => index).filter((index) => refused[index] === 0);
   let newest: { modified: string; index: number } | undefined;
   for (let at = 0; at < kept.length; at++) {
-    const modified = found.modified[kept[at] as number] as string;
+    const modified = found.modified.get(kept[at] as number);
     if (newest === undefined || modified > newest.modified) newest = { modified, index: at };
   }
   return new PlacedPosts(
@@ -301,7 +302,7 @@ export function claimPosts(
       places: Uint32Array.from(kept, (index) => found.places[index] as number),
       ids: Float64Array.from(kept, (index) => ids[index] as number),
       sticky: Uint8Array.from(kept, (index) => found.sticky[index] as number),
-      files: kept.map((index) => files[index] as string),
+      files: files.picked(kept),
     },
     newest,
     WINDOW,

@@ -15,6 +15,7 @@ import { editedIds } from './edit-plan.js';
 import { addMediaUses, safePagePath } from './placed-entries.js';
 import { EDIT_WINDOW, PlacedPosts, postSourceOf } from './placed-posts.js';
 import { placeAround } from './site-placement.js';
+import { TextColumn } from './text-column.js';
 import type { PlacedSite, PlanOptions } from './site-plan.js';
 import { isPublicEntry, type PostEntry, type SiteModel } from './site-model.js';
 import type { PlacementPosts } from '../store/index.js';
@@ -52,7 +53,7 @@ interface PostColumns {
   places: Uint32Array;
   ids: Float64Array;
   sticky: Uint8Array;
-  files: string[];
+  files: TextColumn;
 }
 
 /** The newest post (`PlacedPosts.newestModified`, `newestIndex`), recorded apart. */
@@ -182,7 +183,7 @@ function movedNothing(
 ): entry is PostEntry {
   if (entry === undefined || !isPublicEntry(entry)) return false;
   const path = safePagePath(entry, 'post', []);
-  if (path === undefined || path.file !== columns.files[index]) return false;
+  if (path === undefined || path.file !== columns.files.get(index)) return false;
   if ((entry.sticky ? 1 : 0) !== columns.sticky[index]) return false;
   const own = new Set<string>();
   addMediaUses(own, { entry, ...path, digest: '' });
@@ -215,7 +216,7 @@ function readColumns(posts: PlacementPosts, length: number): PostColumns | undef
     places: new Uint32Array(length),
     ids: new Float64Array(length),
     sticky: new Uint8Array(length),
-    files: [],
+    files: new TextColumn(length),
   };
   let at = 0;
   for (const text of posts.chunks()) {
@@ -229,7 +230,10 @@ function readColumns(posts: PlacementPosts, length: number): PostColumns | undef
     columns.places.set(places, at);
     columns.ids.set(ids, at);
     columns.sticky.set(sticky, at);
-    columns.files.push(...files);
+    for (const file of files) {
+      if (typeof file !== 'string') return undefined;
+      columns.files.push(file);
+    }
     at += size;
   }
   return at === length ? columns : undefined;

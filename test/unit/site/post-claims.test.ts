@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { contestedFiles } from '../../../src/site/contested-paths.js';
 import { planSite } from '../../../src/site/site-plan.js';
+import { TextColumn } from '../../../src/site/text-column.js';
 import { fixtureModel, makePost } from '../../helpers/fixture-model.js';
 
 /** The oracle: a file is contested when another is the same, or one is a directory of the other. */
@@ -47,11 +48,14 @@ describe('contestedFiles', () => {
       'h-x/index.html',
       'h/index.html',
     ];
-    expect(Array.from(contestedFiles(files))).toEqual([1, 0, 1, 1, 1, 0, 0, 1, 1, 0, 0]);
+    expect(Array.from(contestedFiles(TextColumn.from(files)))).toEqual([
+      1, 0, 1, 1, 1, 0, 0, 1, 1, 0, 0,
+    ]);
   });
 
   it('agrees with a comparison of every pair on generated paths', () => {
-    const parts = ['a', 'b', 'index.html', 'a.b', 'a-b', 'x/index.html'];
+    // Non-ASCII parts too: the files are compared as UTF-8 bytes, not as strings.
+    const parts = ['a', 'b', 'index.html', 'a.b', 'a-b', 'x/index.html', 'ż', 'żb', '😀', '\uff61'];
     const next = numbers(17)[Symbol.iterator]();
     for (let round = 0; round < 40; round++) {
       const files: string[] = [];
@@ -63,7 +67,9 @@ describe('contestedFiles', () => {
         );
         files.push(`${segments.join('/')}/index.html`);
       }
-      expect(Array.from(contestedFiles(files)), files.join(' ')).toEqual(contestedByPairs(files));
+      expect(Array.from(contestedFiles(TextColumn.from(files))), files.join(' ')).toEqual(
+        contestedByPairs(files),
+      );
     }
   });
 });
