@@ -108,6 +108,26 @@ export class PublishedOrderReader {
 
   /** Newest first: `date_gmt` descending, then id descending, then `types` order. */
   newestFirst(lang: string, types: readonly ItemType[]): PublishedOrder {
+    const { typeIndex, idOf } = this.#order(lang, types);
+    return {
+      count: idOf.length,
+      chunks: (chunkSize) => this.#chunks(lang, types, typeIndex, idOf, chunkSize),
+      rows: (start, end) => {
+        const places: number[] = [];
+        for (let at = Math.max(0, start); at < Math.min(idOf.length, end); at++) places.push(at);
+        return this.#rows(lang, types, { typeIndex, ids: idOf }, places);
+      },
+      rowsAt: (places) => this.#rows(lang, types, { typeIndex, ids: idOf }, places),
+      idAt: (place) => idOf[place],
+    };
+  }
+
+  /**
+   * Two numbers an item for the whole build: 9 bytes, whatever its content. Read in a function
+   * of its own: the arrays it fills would otherwise live as long as the closures returned
+   * beside them (~20 MB at 1,000,000 posts, found in a heap snapshot of a build).
+   */
+  #order(lang: string, types: readonly ItemType[]): { typeIndex: Uint8Array; idOf: Float64Array } {
     const rank = types.map((_, index) => `WHEN ? THEN ${index}`).join(' ');
     const sql = `SELECT CASE i.type ${rank} END AS r, i.id FROM items i
       WHERE i.lang = ? AND i.type IN (${types.map(() => '?').join(', ')}) AND ${publicItemSql('i')}
@@ -126,20 +146,7 @@ export class PublishedOrderReader {
         }
       });
     }
-    // Two numbers an item for the whole build: 9 bytes, whatever its content.
-    const typeIndex = Uint8Array.from(ranks);
-    const idOf = Float64Array.from(ids);
-    return {
-      count: idOf.length,
-      chunks: (chunkSize) => this.#chunks(lang, types, typeIndex, idOf, chunkSize),
-      rows: (start, end) => {
-        const places: number[] = [];
-        for (let at = Math.max(0, start); at < Math.min(idOf.length, end); at++) places.push(at);
-        return this.#rows(lang, types, { typeIndex, ids: idOf }, places);
-      },
-      rowsAt: (places) => this.#rows(lang, types, { typeIndex, ids: idOf }, places),
-      idAt: (place) => idOf[place],
-    };
+    return { typeIndex: Uint8Array.from(ranks), idOf: Float64Array.from(ids) };
   }
 
   *#chunks(
