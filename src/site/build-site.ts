@@ -287,7 +287,7 @@ function committed(
     written: written.written,
     unchanged: written.unchanged,
     removed: written.removed,
-    pages: countPages([...pathsOf(written.files)]),
+    pages: countPages(pathsOf(written.files)),
     rendered: staged.rendered,
     seconds: secondsSince(started),
     phases: run.phases,
