@@ -60,7 +60,14 @@ export class TextColumn implements Iterable<string> {
   /** `compare` of the text at `index` with a text given as UTF-8 bytes. */
   compareTo(index: number, bytes: Uint8Array): number {
     this.#check(index);
-    return -this.#compareBytes(bytes, 0, bytes.length, this.#end(index), this.#end(index + 1));
+    const order = this.#compareBytes(
+      bytes,
+      0,
+      bytes.length,
+      this.#end(index),
+      this.#end(index + 1),
+    );
+    return order === 0 ? 0 : -order;
   }
 
   /**
