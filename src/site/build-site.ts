@@ -154,6 +154,7 @@ export async function buildFromModel(
       postsPerPage: options.postsPerPage,
       feedSize: options.feedSize,
       searchDocsPerShard: options.searchDocsPerShard,
+      searchMaxDocsPerShard: options.searchMaxDocsPerShard,
       search: options.search,
       templatesHash: templates.hash,
       heldPosts: options.heldPosts,

@@ -12,6 +12,7 @@ import {
   describedDoc,
   documentBundles,
   docsPerShardOf,
+  maxDocsPerShardOf,
   shardCount,
   shardDigest,
   shardDir,
@@ -148,11 +149,20 @@ function documentsOf(
 export function placedSearch(
   posts: PlacedPosts,
   pages: readonly Placed<PageEntry>[],
-  options: { lang: string; docsPerShard?: number | undefined; search: boolean },
+  options: {
+    lang: string;
+    docsPerShard?: number | undefined;
+    maxDocsPerShard?: number | undefined;
+    search: boolean;
+  },
 ): SearchPlan {
   if (!options.search) return { lang: options.lang, shards: [] };
   const documents = posts.length + pages.length;
-  const count = shardCount(documents, docsPerShardOf(options.docsPerShard));
+  const count = shardCount(
+    documents,
+    docsPerShardOf(options.docsPerShard),
+    maxDocsPerShardOf(options.maxDocsPerShard),
+  );
   // The documents are the posts, then the pages; a member is a post's index or -1 - a page's.
   const memberOf = (index: number): number =>
     index < posts.length ? index : posts.length - 1 - index;

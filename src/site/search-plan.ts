@@ -57,20 +57,27 @@ export interface SearchPlanOptions {
   lang: string;
   /** Target documents per bundle. @default 1000 */
   docsPerShard?: number;
+  /**
+   * Past `MAX_SEARCH_SHARDS` bundles, the most documents one may hold. Smaller only in tests,
+   * to have a few hundred documents spread over more than 32 bundles.
+   * @default MAX_DOCS_PER_SHARD (8,000)
+   */
+  maxDocsPerShard?: number;
 }
 
 /**
  * The smallest power of two of bundles holding `docs` at `perShard` each, at most
- * `MAX_SEARCH_SHARDS` unless they would then hold more than `MAX_DOCS_PER_SHARD` each; 0 for
- * no documents.
+ * `MAX_SEARCH_SHARDS` unless they would then hold more than `maxPerShard` each; 0 for no
+ * documents.
  */
-export function shardCount(docs: number, perShard: number): number {
+export function shardCount(
+  docs: number,
+  perShard: number,
+  maxPerShard: number = MAX_DOCS_PER_SHARD,
+): number {
   if (docs <= 0) return 0;
   let count = 1;
-  while (
-    count * perShard < docs &&
-    (count < MAX_SEARCH_SHARDS || count * MAX_DOCS_PER_SHARD < docs)
-  ) {
+  while (count * perShard < docs && (count < MAX_SEARCH_SHARDS || count * maxPerShard < docs)) {
     count *= 2;
   }
   return count;
@@ -89,6 +96,11 @@ export function shardOf(key: string, count: number): number {
 /** Documents per bundle: the option when positive, else about a thousand. */
 export function docsPerShardOf(value: number | undefined): number {
   return value !== undefined && value > 0 ? value : 1000;
+}
+
+/** The most documents a bundle past the 32nd holds: the option when positive, else 8,000. */
+export function maxDocsPerShardOf(value: number | undefined): number {
+  return value !== undefined && value > 0 ? value : MAX_DOCS_PER_SHARD;
 }
 
 /** `pagefind/s0`: a bundle's directory under the language root. */
@@ -171,7 +183,11 @@ export function shardDigest(
 }
 
 export function planSearch(docs: readonly SearchDoc[], options: SearchPlanOptions): SearchPlan {
-  const count = shardCount(docs.length, docsPerShardOf(options.docsPerShard));
+  const count = shardCount(
+    docs.length,
+    docsPerShardOf(options.docsPerShard),
+    maxDocsPerShardOf(options.maxDocsPerShard),
+  );
   const members = bundleMembers(docs.length, count, (index) => (docs[index] as SearchDoc).key);
   const shards = members.map((bucket, index): SearchShard => {
     const sorted = bucket.map((at) => docs[at] as SearchDoc);

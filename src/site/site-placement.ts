@@ -75,6 +75,7 @@ export function placeAround(model: SiteModel, options: PlanOptions, found: Found
   const search = placedSearch(posts, placedPages, {
     lang: model.lang,
     docsPerShard: options.searchDocsPerShard,
+    maxDocsPerShard: options.searchMaxDocsPerShard,
     search: options.search !== false,
   });
   const facts: PostsFacts = {

@@ -50,6 +50,11 @@ export interface PlanOptions {
   sitemapMaxUrls?: number;
   /** Search index bundle size target. @default 1000 */
   searchDocsPerShard?: number;
+  /**
+   * The most documents a search bundle holds once there are 32 (`shardCount`); tests set it
+   * low to get more than 32 bundles from a small site. @default 8000
+   */
+  searchMaxDocsPerShard?: number;
   /** Build a search index; without one the search page says so. @default true */
   search?: boolean;
   /** Digest of the templates directory; part of every page's digest. @default '' */

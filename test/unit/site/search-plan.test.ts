@@ -44,6 +44,14 @@ describe('search bundles', () => {
     expect(shardCount(1_000_000, 50_000)).toBe(32);
   });
 
+  it('takes a lower cap past 32 bundles, for tests of a site with many bundles', () => {
+    // 300 documents at most 8 a bundle: 32 would hold 9 or 10 each.
+    expect(shardCount(300, 8, 8)).toBe(64);
+    expect(shardCount(256, 8, 8)).toBe(32);
+    expect(shardCount(300, 1000, 8)).toBe(1);
+    expect(shardCount(300, 1, 1)).toBe(512);
+  });
+
   it('places documents in bundles past the 256th, as many as there are', () => {
     // 2,048,001 documents make 512 bundles; this many keys in 512 bundles is enough to see it.
     const keys = Array.from({ length: 20_000 }, (_, index) => `post:${index}`);
