@@ -11,41 +11,19 @@
   var toPath = function (bundle) {
     return new URL(bundle, window.location.href).pathname;
   };
-  var primary = toPath(bundles[0]);
-  // Result URLs are site paths (/2024/03/post/); they live under this language's home.
-  var others = bundles.slice(1).map(function (bundle) {
-    return { bundlePath: toPath(bundle), baseUrl: home };
+  var ui = new window.PagefindUI({
+    element: '#search',
+    bundlePath: toPath(bundles[0]),
+    // Result URLs are site paths (/2024/03/post/); they live under this language's home.
+    baseUrl: home,
+    mergeIndex: bundles.slice(1).map(function (bundle) {
+      return { bundlePath: toPath(bundle), baseUrl: home };
+    }),
+    showImages: false,
+    resetStyles: false,
   });
-  var start = function (mergeIndex) {
-    var ui = new window.PagefindUI({
-      element: '#search',
-      bundlePath: primary,
-      baseUrl: home,
-      mergeIndex: mergeIndex,
-      showImages: false,
-      resetStyles: false,
-    });
-    var query = new URLSearchParams(window.location.search).get('q');
-    if (query) ui.triggerSearch(query);
-    var field = document.getElementById('site-search');
-    if (field && query) field.value = query;
-  };
-  // The UI merges the bundles one after another, each waiting for the last (two requests
-  // each): with 128 bundles (1,000,000 posts) that was seconds before the first result. They
-  // are merged here all at once, in the Pagefind module the UI imports (the same URL, so the
-  // same module), and the UI is made after: a search can not run on only some of them.
-  import(primary + 'pagefind.js').then(
-    function (pagefind) {
-      pagefind.options({ baseUrl: home });
-      others.forEach(function (other) {
-        pagefind.mergeIndex(other.bundlePath, { baseUrl: other.baseUrl }).catch(function (error) {
-          console.error(error);
-        });
-      });
-      start([]);
-    },
-    function () {
-      start(others);
-    },
-  );
+  var query = new URLSearchParams(window.location.search).get('q');
+  if (query) ui.triggerSearch(query);
+  var field = document.getElementById('site-search');
+  if (field && query) field.value = query;
 })();
