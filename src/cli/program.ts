@@ -23,11 +23,40 @@ const packageJson = JSON.parse(
 ) as { version: string };
 
 /**
+ * Every command, in the order `--help` lists them, by the name it is invoked with (each
+ * factory's `Command` has that name: test/unit/cli/program.test.ts).
+ */
+const COMMANDS: readonly (readonly [name: string, make: (io: CliIo) => Command])[] = [
+  ['reference', referenceCommand],
+  ['checkout', checkoutCommand],
+  ['push', pushCommand],
+  ['migrate', migrateCommand],
+  ['watch', watchCommand],
+  ['pull', pullCommand],
+  ['status', statusCommand],
+  ['verify', verifyCommand],
+  ['backup', backupCommand],
+  ['diff', diffCommand],
+  ['restore', restoreCommand],
+  ['build', buildCommand],
+  ['run', runCommand],
+  ['serve', serveCommand],
+  ['demo', demoCommand],
+  ['init', initCommand],
+];
+
+/**
  * The command tree. Each command lives in its own file and only parses, calls and prints; its
  * action imports its stage (undici, better-sqlite3, unified, yaml, chokidar, ...) only when it
  * runs, so `--help` or a `run` does not pay for loading every other command's dependencies.
+ *
+ * When `argv` starts with a command's name (`run --json ...`), the tree holds that command
+ * alone: commander parses a command's arguments and prints its help without looking at its
+ * siblings, and building all sixteen with their options was CPU that every run paid for
+ * nothing (test/bench/RESULTS.md, i-noop8). Anything else (`--help`, `help run`, no command,
+ * a misspelt one that commander suggests a name for) gets every command.
  */
-export function buildProgram(io: CliIo): Command {
+export function buildProgram(io: CliIo, argv: readonly string[] = []): Command {
   const program = new Command('cms-mirror')
     .description(
       'Mirror a multilingual cms-json site into SQLite, build a static site per language, push edits back.',
@@ -39,25 +68,9 @@ export function buildProgram(io: CliIo): Command {
       writeErr: (text) => io.stderr.write(text),
     })
     .exitOverride();
-  for (const command of [
-    referenceCommand(io),
-    checkoutCommand(io),
-    pushCommand(io),
-    migrateCommand(io),
-    watchCommand(io),
-    pullCommand(io),
-    statusCommand(io),
-    verifyCommand(io),
-    backupCommand(io),
-    diffCommand(io),
-    restoreCommand(io),
-    buildCommand(io),
-    runCommand(io),
-    serveCommand(io),
-    demoCommand(io),
-    initCommand(io),
-  ]) {
-    program.addCommand(command.exitOverride().configureOutput(program.configureOutput()));
+  const named = COMMANDS.find(([name]) => name === argv[0]);
+  for (const [, make] of named ? [named] : COMMANDS) {
+    program.addCommand(make(io).exitOverride().configureOutput(program.configureOutput()));
   }
   return program;
 }

@@ -7,7 +7,7 @@ import { describeFailure, failureJson, wantsJson } from './cli-errors.js';
  * `{"error": {...}}` object (see cli-errors.ts).
  */
 export async function runCli(argv: string[], io: CliIo = defaultIo()): Promise<number> {
-  const program = buildProgram(io);
+  const program = buildProgram(io, argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return io.exitCode.value;

@@ -1,6 +1,7 @@
 import type { Settings } from '../config/index.js';
 import type { BuildSummary, BuildWorkers } from '../site/index.js';
 import type { StaticServer } from '../site/static-server.js';
+import type { Store } from '../store/index.js';
 
 export interface BuildOptions {
   readonly settings: Settings;
@@ -27,7 +28,16 @@ export interface BuildOptions {
    * indexed again (a second switch): for `watch`. @default false
    */
   readonly pagesFirst?: boolean;
+  /**
+   * An open cache to build from, left open: a run's, whose pull wrote it through this
+   * connection (a second open read the schema again and, at the pull's close, checkpointed
+   * the WAL only for the build to open it anew). @default settings.cache, opened and closed here
+   */
+  readonly store?: Store;
 }
+
+// SQLite's own default page cache: a build reads each row about once (store-options.ts).
+const BUILD_PAGE_CACHE_MIB = 2;
 
 export type BuildResult = BuildSummary;
 
@@ -38,8 +48,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     import('../store/index.js'),
   ]);
   const { settings, changed } = options;
-  // SQLite's own default page cache: a build reads each row about once (store-options.ts).
-  const store = openStore(settings.cache, { pageCacheMib: 2 });
+  const store = options.store ?? openStore(settings.cache, { pageCacheMib: BUILD_PAGE_CACHE_MIB });
+  if (options.store) store.setPageCache(BUILD_PAGE_CACHE_MIB);
   try {
     const languages = settings.languages.length > 0 ? settings.languages : store.items.langs();
     return await runBuild(store, settings, {
@@ -53,7 +63,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       ...(options.pagesFirst ? { pagesFirst: true } : {}),
     });
   } finally {
-    store.close();
+    if (!options.store) store.close();
   }
 }
 

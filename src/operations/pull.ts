@@ -1,4 +1,5 @@
 import type { Settings } from '../config/index.js';
+import type { Store } from '../store/index.js';
 import type { PullCounters, PullEvent, PullSummary } from '../sync/index.js';
 
 export interface PullOptions {
@@ -7,6 +8,11 @@ export interface PullOptions {
   readonly onProgress?: (event: PullEvent) => void;
   /** Stops the pull between requests; what was committed stays (the next pull resumes). */
   readonly signal?: AbortSignal;
+  /**
+   * The open cache to pull into, asked for once the site's checks have passed; left open.
+   * @default settings.cache, opened and closed by the pull
+   */
+  readonly cache?: () => Store;
 }
 
 export interface PullResult extends PullSummary {
@@ -20,6 +26,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   const summary = await sync.pull(options.settings, {
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.cache ? { cache: options.cache } : {}),
   });
   const changed: Record<string, number> = {};
   for (const [lang, counters] of Object.entries(summary.languages))

@@ -1,4 +1,5 @@
 import type { Settings } from '../config/index.js';
+import type { Store } from '../store/index.js';
 import type { PullEvent } from '../sync/index.js';
 import { build, type BuildResult } from './build.js';
 import { earlyWorkers } from './early-workers.js';
@@ -30,15 +31,19 @@ export interface RunResult {
  * a language skips that language's build, unless the cache says its last build is unfinished.
  * The build's workers start as soon as the pull stores its first changed item, so that the
  * render worker loads Eleventy (~1 s of CPU) while the pull goes on rather than after it; a
- * run whose pull changes nothing starts none.
+ * run whose pull changes nothing starts none. The pull and the build share one connection to the
+ * cache, opened by the pull once the site's checks have passed and closed here.
  */
 export async function run(options: RunOptions): Promise<RunResult> {
   // The build's modules load while the pull waits for the site.
   const siteStage = import('../site/index.js');
   siteStage.catch(() => undefined);
   const workers = earlyWorkers(siteStage);
+  const { openStore } = await import('../store/index.js');
+  let store: Store | undefined;
   try {
     const pulled = await pull({
+      cache: () => (store ??= openStore(options.settings.cache)),
       settings: options.settings,
       onProgress: (event) => {
         if (event.type === 'changed') workers.start();
@@ -52,9 +57,14 @@ export async function run(options: RunOptions): Promise<RunResult> {
       ...(options.force ? { force: true } : { changed: pulled.changed }),
       ...(options.onLine ? { onLine: options.onLine } : {}),
       workers: workers.take,
+      ...(store ? { store } : {}),
     });
     return { status: pulled.status, pull: pulled, build: built };
   } finally {
-    await workers.close();
+    try {
+      await workers.close();
+    } finally {
+      store?.close();
+    }
   }
 }

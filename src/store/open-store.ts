@@ -10,6 +10,7 @@ import { runSchemaUpgrades } from './schema-upgrade.js';
 import { toStoreError } from './store-errors.js';
 import { isUnwritableDir, openReadOnlySnapshot } from './read-only-copy.js';
 import { Store } from './store.js';
+import { cacheSizePragma } from './store-options.js';
 
 /**
  * Opens (creating if missing, with its directory) the cache at `file`, configures the
@@ -58,7 +59,7 @@ export function openStoreWith(
     db.pragma('foreign_keys = ON');
     // 32 MiB of page cache by default (SQLite's is 2 MiB): index pages of a 10^5-item cache
     // stay in memory during a pull.
-    db.pragma(`cache_size = -${Math.round((options.pageCacheMib ?? 32) * 1024)}`);
+    db.pragma(cacheSizePragma(options.pageCacheMib ?? 32));
     const upgrade = runSchemaUpgrades(db, path, upgrades, { readonly });
     if (!readonly) {
       // WAL: readers (build, status, backup) never block the writer (pull) and vice versa.

@@ -26,3 +26,8 @@ export interface StoreOptions {
    */
   readonly now?: () => Date;
 }
+
+/** SQLite's `cache_size` for a page cache of `mib` MiB (negative: KiB, not pages). */
+export function cacheSizePragma(mib: number): string {
+  return `cache_size = -${Math.round(mib * 1024)}`;
+}

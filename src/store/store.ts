@@ -25,6 +25,7 @@ import { BuildStateRepo } from './build-state-repo.js';
 import type { BackupResult } from './backup.js';
 import { backupDatabase } from './backup.js';
 import type { SchemaUpgradeReport } from './schema-upgrade.js';
+import { cacheSizePragma } from './store-options.js';
 
 /**
  * An open cache: one SQLite connection and one repository per table. Obtain it with
@@ -150,6 +151,14 @@ export class Store {
       );
     }
     return backupDatabase(this.#ctx.db, this.file, absolute);
+  }
+
+  /**
+   * Sets this connection's page cache (`StoreOptions.pageCacheMib`): a run's build reads the
+   * cache its pull wrote through the same connection, with a build's smaller cache.
+   */
+  setPageCache(mib: number): void {
+    this.#ctx.read(() => this.#ctx.db.pragma(cacheSizePragma(mib)), 'setting the page cache');
   }
 
   /** Closes the connection (checkpointing the WAL). Safe to call twice. */

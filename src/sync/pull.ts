@@ -7,7 +7,7 @@ import { clientOptionsFor } from '../client/settings-options.js';
 import { CmsClient } from '../client/index.js';
 import { requireSite, type Settings } from '../config/settings.js';
 import { ConfigError } from '../errors.js';
-import { openStore } from '../store/index.js';
+import { openStore, type Store } from '../store/index.js';
 import { MediaFetcher } from './media-fetcher.js';
 import { prepareLanguage, pullLanguage, type PreparedLanguage } from './pull-language.js';
 import { settleAll } from './settle-all.js';
@@ -30,6 +30,13 @@ export interface PullOptions {
   readonly onProgress?: (event: PullEvent) => void;
   /** Stops the pull between requests; what was committed stays (the next pull resumes). */
   readonly signal?: AbortSignal;
+  /**
+   * The cache to pull into, given by the caller's function when the pull first needs it (once
+   * the site's checks have passed, so that a wrong URL or password still leaves no file) and
+   * left open for the caller to close: a `run` builds through the same connection.
+   * @default settings.cache, opened then and closed when the pull ends
+   */
+  readonly cache?: () => Store;
 }
 
 export async function pull(settings: Settings, options: PullOptions = {}): Promise<PullSummary> {
@@ -71,12 +78,13 @@ interface PreparedPull {
   readonly clients: ReadonlyMap<string, CmsClient>;
   readonly prepared: ReadonlyMap<string, PreparedLanguage>;
   readonly started: number;
+  readonly cache?: (() => Store) | undefined;
 }
 
 /** Opens the cache, records the run in `runs` and pulls every language (checked already). */
 async function pullPrepared(settings: Settings, run: PreparedPull): Promise<PullSummary> {
   const { backup, emit, started } = run;
-  const store = openStore(settings.cache);
+  const store = run.cache ? run.cache() : openStore(settings.cache);
   try {
     const runId = store.runs.start('pull');
     const media = new MediaFetcher(store, {
@@ -137,6 +145,6 @@ async function pullPrepared(settings: Settings, run: PreparedPull): Promise<Pull
     });
     return result;
   } finally {
-    store.close();
+    if (!run.cache) store.close();
   }
 }
