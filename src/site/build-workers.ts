@@ -50,7 +50,8 @@ export interface BuildWorkers {
   /**
    * Has the renderer run the theme once with no pages while this thread reads the cache: the
    * first Eleventy run of a thread costs ~0.15 s more than later ones (code loaded and
-   * optimised on first use), which an edit of one post would otherwise wait for.
+   * optimised on first use), which a full plan's first chunk would otherwise wait for. An
+   * edit build's pages would wait for the warm-up instead: `runBuild` sends none before one.
    */
   warmUp(templatesDir: string): void;
   /** Stops the workers, if any; calls still pending are rejected. */

@@ -33,8 +33,7 @@ import { defaultTemplatesDir } from './templates-dir.js';
 /** Where media files go (`MEDIA_FOLDER` of the transform's site paths, as a file path). */
 const MEDIA_DIR = 'media/';
 
-/** Items changed since the last build beyond which a run plans in full. */
-export const EDIT_LIMIT = 50;
+export { EDIT_LIMIT } from './edit-limit.js';
 
 export interface EditBuildOptions {
   lang: string;

@@ -33,6 +33,11 @@ export interface LanguageJob {
   templatesHash: string;
   /** Started on first use: a language that turns out to be unchanged renders nothing. */
   workers: () => BuildWorkers;
+  /**
+   * Has the render worker run the theme once before a full plan (at most once a build; see
+   * `runBuild`), so that its first chunk does not pay Eleventy's first run.
+   */
+  warmUp: () => void;
 }
 
 export async function buildLanguage(

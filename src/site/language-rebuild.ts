@@ -52,6 +52,8 @@ export async function rebuildLanguage(
       ...edited.report.warnings,
     ]);
   }
+  // A full plan takes long enough for the render worker to run the theme once meanwhile.
+  job.warmUp();
   // The last build's rows stay in the cache: looked up file by file (`stored-manifest.ts`).
   const previous = currentHeader(state);
   // The record says which files are on disk when the last build completed and its directories

@@ -18,6 +18,7 @@ import { addToTotal, type BuildSummary } from './build-summary.js';
 import { traceFromEnvironment, type BuildTrace } from './build-trace.js';
 import { startBuildWorkers, type BuildWorkers } from './build-workers.js';
 import { digestOf } from './digest.js';
+import { EDIT_LIMIT } from './edit-limit.js';
 import { buildLanguage } from './language-build.js';
 import { canonicalOrder, switcherLanguages } from './language-order.js';
 import { checkOutputDir } from './output-dir-check.js';
@@ -96,8 +97,17 @@ export async function runBuild(
   // loads Eleventy while this thread transforms and plans.
   let workers: BuildWorkers | undefined;
   const workersFor = (): BuildWorkers => (workers ??= (options.workers ?? startBuildWorkers)());
-  if (mayRender(languages, options))
+  let warmed = false;
+  const warmUp = (): void => {
+    if (warmed) return;
+    warmed = true;
     workersFor().warmUp(settings.templates ?? defaultTemplatesDir());
+  };
+  // Sent now, the warm-up runs while this thread transforms and plans. After a pull of a few
+  // changes the build is most likely an edit build, whose plan is short: its pages would wait
+  // behind the warm-up (5 of 8 traced runs, test/bench/RESULTS.md, i-edit11), so it is sent
+  // only if a language falls back to a full plan (`LanguageJob.warmUp`).
+  if (mayRender(languages, options) && !fewPulledChanges(languages, options)) warmUp();
   try {
     // Every language is transformed before any is built: a page's language switcher and
     // hreflang alternates need the site paths of its translations in the other languages.
@@ -123,6 +133,7 @@ export async function runBuild(
         sourcesAt,
         templatesHash,
         workers: workersFor,
+        warmUp,
       });
       addToTotal(summary, lang, result);
     }
@@ -141,6 +152,16 @@ function mayRender(languages: readonly string[], options: RunBuildOptions): bool
     pulled === undefined ||
     languages.some((lang) => (pulled.get(lang) ?? 1) !== 0)
   );
+}
+
+/**
+ * Whether the pull says every language changed in at most `EDIT_LIMIT` items, so that each
+ * that changed is likely built as an edit build.
+ */
+function fewPulledChanges(languages: readonly string[], options: RunBuildOptions): boolean {
+  const pulled = options.pulledChanges;
+  if (pulled === undefined || options.force === true) return false;
+  return languages.every((lang) => (pulled.get(lang) ?? 0) <= EDIT_LIMIT);
 }
 
 /** The pipeline's languages, or every language the cache holds when none are given. */

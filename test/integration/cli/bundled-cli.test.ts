@@ -135,4 +135,18 @@ describe('the bundled CLI', () => {
     const requiredThen = readFileSync(join(temp.dir, 'anchored.txt.cjs'), 'utf8').split('\n');
     expect(requiredThen.filter((request) => /yaml/.test(request))).toEqual(['./yaml.cjs']);
   }, 180_000);
+
+  it("leaves Eleventy's language-tag tables, which the renderer never uses, out of the render worker", () => {
+    const worker = join(dirname(BIN), '..', 'site', 'render-worker.js');
+    expect(existsSync(worker), `${worker} is missing: run "npm run build" first`).toBe(true);
+    const bundle = readFileSync(worker, 'utf8');
+    // esbuild heads each bundled module with a comment naming its file.
+    const modules = bundle.split('\n').filter((line) => line.startsWith('// '));
+    expect(modules.filter((line) => line.includes('/node_modules/@11ty/eleventy/'))).not.toEqual(
+      [],
+    );
+    expect(modules.filter((line) => /\/node_modules\/bcp-47/.test(line))).toEqual([]);
+    // Eleventy's I18nPlugin still imports the stand-in; were it ever called, it says why it fails.
+    expect(bundle).toContain('bcp-47-normalize is left out of cms-mirror');
+  });
 });

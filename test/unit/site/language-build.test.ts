@@ -70,6 +70,7 @@ describe('buildLanguage', () => {
         sourcesAt: 'now',
         templatesHash: 'h',
         workers: () => ({}) as never,
+        warmUp: () => undefined,
       },
     );
     // One read of the language's model, from the cache: no rows are passed in.
