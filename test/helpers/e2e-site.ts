@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { resolveSettings } from '../../src/index.js';
 import type { ReferenceOptions } from '../../src/reference/index.js';
 import { walkFiles } from './link-check.js';
 import { startReference, type ReferenceSite } from './reference.js';
@@ -54,6 +55,8 @@ export interface Mirror {
    * bundled render worker (`npm run build` first).
    */
   runBin(extra?: string[]): Promise<RunJson>;
+  /** The settings `run` resolves from the same flags, for a test that calls the library. */
+  settings(): ReturnType<typeof resolveSettings>;
   close(): Promise<void>;
 }
 
@@ -116,6 +119,12 @@ export async function startMirror(options: MirrorOptions = {}): Promise<Mirror> 
       });
       return JSON.parse(stdout) as RunJson;
     },
+    settings: () =>
+      resolveSettings(
+        { pipeline, site: site.url, lang: languages, cache: temp.file, out: outDir },
+        env,
+        temp.dir,
+      ),
     async close() {
       await site.close();
       temp.cleanup();

@@ -5,11 +5,10 @@
  * i-edit11). After a pull of a few changes the warm-up is sent only if a language falls back
  * to a full plan; a build without a pull's counts warms up from its start, as before.
  */
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMirror, type Mirror } from '../../helpers/e2e-site.js';
 import { getJson, type Json } from '../../helpers/reference.js';
-import { build, pull, resolveSettings } from '../../../src/index.js';
+import { build, pull } from '../../../src/index.js';
 import { startBuildWorkers, type BuildWorkers } from '../../../src/site/build-workers.js';
 
 describe('the render worker’s warm-up', () => {
@@ -33,17 +32,7 @@ describe('the render worker’s warm-up', () => {
    * `counted` false: the build gets no counts from the pull, as `cms-mirror build`.
    */
   async function pullAndBuild(counted = true): Promise<{ plan?: string; requests: string[] }> {
-    const settings = resolveSettings(
-      {
-        pipeline: path.join(mirror.temp.dir, 'pipeline.yaml'),
-        site: mirror.site.url,
-        lang: 'pl,es',
-        cache: mirror.cacheFile,
-        out: mirror.outDir,
-      },
-      mirror.env,
-      mirror.temp.dir,
-    );
+    const settings = mirror.settings();
     const pulled = await pull({ settings });
     const workers = startBuildWorkers();
     const requests: string[] = [];

@@ -27,7 +27,7 @@ import {
 import { checkLinks } from '../../helpers/link-check.js';
 import { getJson, type Json } from '../../helpers/reference.js';
 import { runCliCaptured } from '../../helpers/run-cli.js';
-import { build, pull, resolveSettings } from '../../../src/index.js';
+import { build, pull } from '../../../src/index.js';
 import { openStore } from '../../../src/store/index.js';
 import { startBuildWorkers, type BuildWorkers } from '../../../src/site/build-workers.js';
 
@@ -75,17 +75,7 @@ describe('a run after one edit', () => {
     trace: string[],
     gate: IndexGate = { released: Promise.resolve(), handedBack: false },
   ): Promise<Planned> {
-    const settings = resolveSettings(
-      {
-        pipeline: path.join(mirror.temp.dir, 'pipeline.yaml'),
-        site: mirror.site.url,
-        lang: 'pl,es',
-        cache: mirror.cacheFile,
-        out: mirror.outDir,
-      },
-      mirror.env,
-      mirror.temp.dir,
-    );
+    const settings = mirror.settings();
     const pulled = await pull({ settings });
     expect(pulled.languages['pl']?.[changed]).toBe(1);
     const workers = startBuildWorkers();
