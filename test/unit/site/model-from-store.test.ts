@@ -5,9 +5,9 @@ import { modelFromStore } from '../../../src/site/model-from-store.js';
 import { identityFromSeo } from '../../../src/site/site-identity.js';
 import { type CmsItem } from '../../../src/store/index.js';
 import { mediaSitePath } from '../../../src/transform/media-site-paths.js';
-import { TRANSFORM_VERSION } from '../../../src/transform/version.js';
 import { walkFiles } from '../../helpers/link-check.js';
 import { storedBuild } from '../../helpers/site/stored-build.js';
+import { storeTransform } from '../../helpers/site/stored-transform.js';
 import { useTempStore } from '../../helpers/store/temp-store.js';
 
 const SECRET = 'HIDDEN-IN-STORE-5d1c';
@@ -37,16 +37,13 @@ function transform(
   sitePath: string,
   html: string,
 ): void {
-  const item = cache.store.items.get(lang, type, id)!;
-  cache.store.transformed.put({
+  storeTransform(cache.store, {
     lang,
     type,
     id,
-    transformVersion: String(TRANSFORM_VERSION),
-    sourceHash: item.contentHash,
     html,
     excerpt: `Excerpt ${id} & <more>`,
-    meta: { sitePath },
+    sitePath,
   });
 }
 

@@ -12,9 +12,9 @@ import { plainShard } from '../../../src/site/search-docs.js';
 import { placeSite, planSite } from '../../../src/site/site-plan.js';
 import type { SiteModel } from '../../../src/site/site-model.js';
 import type { CmsItem } from '../../../src/store/index.js';
-import { TRANSFORM_VERSION } from '../../../src/transform/version.js';
 import { useTempStore } from '../../helpers/store/temp-store.js';
 import { countedPostReads } from '../../helpers/site/counted-posts.js';
+import { storeTransform } from '../../helpers/site/stored-transform.js';
 
 const cache = useTempStore({ prefix: 'cms-search-docs-' });
 const POSTS = 240;
@@ -40,19 +40,15 @@ beforeEach(() => {
   cache.store.siteInfo.set('pl', { lang: 'pl', name: 'S', description: 'D', home: 'http://h/pl/' });
   const items = Array.from({ length: POSTS }, (_, at) => post(at + 1));
   cache.store.items.upsertPage('pl', 'posts', items);
-  for (const item of items) {
-    const stored = cache.store.items.get('pl', 'posts', item.id)!;
-    cache.store.transformed.put({
+  for (const item of items)
+    storeTransform(cache.store, {
       lang: 'pl',
       type: 'posts',
       id: item.id,
-      transformVersion: String(TRANSFORM_VERSION),
-      sourceHash: stored.contentHash,
       html: `<p>Treść ${item.id}</p>`,
       excerpt: `Zajawka ${item.id}`,
-      meta: { sitePath: `/p${item.id}/` },
+      sitePath: `/p${item.id}/`,
     });
-  }
 });
 
 /** Four bundles; every post read again a window at a time (none held). */

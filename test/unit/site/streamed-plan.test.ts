@@ -12,9 +12,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { modelFromStore } from '../../../src/site/model-from-store.js';
 import { placeSite, planPlaced, planSite, type HeldPlan } from '../../../src/site/site-plan.js';
 import { type CmsItem } from '../../../src/store/index.js';
-import { TRANSFORM_VERSION } from '../../../src/transform/version.js';
 import { useTempStore } from '../../helpers/store/temp-store.js';
 import { countedPostReads } from '../../helpers/site/counted-posts.js';
+import { storeTransform } from '../../helpers/site/stored-transform.js';
 
 const cache = useTempStore({ prefix: 'cms-streamed-plan-' });
 const POSTS = 2600;
@@ -54,17 +54,13 @@ beforeEach(() => {
   cache.store.items.upsertPage('pl', 'posts', items);
   for (const item of items) {
     if (item.id === NOT_TRANSFORMED) continue;
-    const stored = cache.store.items.get('pl', 'posts', item.id)!;
-    const sitePath = SAME_PATH.includes(item.id) ? '/same/' : `/p${item.id}/`;
-    cache.store.transformed.put({
+    storeTransform(cache.store, {
       lang: 'pl',
       type: 'posts',
       id: item.id,
-      transformVersion: String(TRANSFORM_VERSION),
-      sourceHash: stored.contentHash,
       html: `<p>Treść ${item.id}</p>`,
       excerpt: item.id % 3 === 0 ? '' : `Zajawka ${item.id}`,
-      meta: { sitePath },
+      sitePath: SAME_PATH.includes(item.id) ? '/same/' : `/p${item.id}/`,
     });
   }
 });
