@@ -232,8 +232,8 @@ export function postCandidates(
     places: [],
     ids: [],
     sticky: [],
-    files: new TextColumn(Math.min(source.size, holdUpTo)),
-    modified: new TextColumn(Math.min(source.size, holdUpTo), 24),
+    files: new TextColumn(),
+    modified: new TextColumn(),
   };
   const unsafe: string[] = [];
   let hidden = 0;
