@@ -11,7 +11,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parentPort, Worker, type ResourceLimits } from 'node:worker_threads';
+import type * as WorkerThreads from 'node:worker_threads';
+import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { CmsMirrorError, InputError, rebuildError, WorkerError, type ErrorCode } from './errors.js';
 
 type Request<P> = { id: number; payload: P } | { shutdown: true };
@@ -122,7 +123,7 @@ export function serveCalls<P, R>(
   handler: (payload: P) => Promise<R>,
   onShutdown: () => Promise<void> = () => Promise.resolve(),
 ): void {
-  const port = parentPort;
+  const port = workerThreads().parentPort;
   if (!port) throw new Error('serveCalls must run in a worker thread');
   port.on('message', (request: Request<P>) => {
     if ('shutdown' in request) {
@@ -138,11 +139,21 @@ export function serveCalls<P, R>(
 }
 
 function startModuleWorker(compiled: URL, resourceLimits?: ResourceLimits): Worker {
+  const { Worker } = workerThreads();
   const limits = resourceLimits === undefined ? {} : { resourceLimits };
   if (fs.existsSync(fileURLToPath(compiled))) return new Worker(compiled, limits);
   const source = compiled.href.replace(/\.js$/, '.ts');
   const boot = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(source)}, ${JSON.stringify(import.meta.url)}))`;
   return new Worker(boot, { eval: true, ...limits });
+}
+
+/**
+ * Node's `worker_threads`, loaded when a worker is started or serves: a no-op `run` imports
+ * this module (the transform's and the build's chunks) but starts none, and the module with
+ * its internals cost ~2 ms of CPU to load (test/bench/RESULTS.md, i-noop8 and i-noop9).
+ */
+function workerThreads(): typeof WorkerThreads {
+  return process.getBuiltinModule('node:worker_threads');
 }
 
 /** Typed errors cross the thread boundary as data and come back as the same class. */

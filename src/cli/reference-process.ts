@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ReferenceSiteError } from '../errors.js';
 import type { Credentials } from '../index.js';
@@ -19,6 +19,9 @@ export async function startReferenceProcess(args: string[] = []): Promise<Refere
   const fromSource = import.meta.url.endsWith('.ts');
   const main = fileURLToPath(new URL(fromSource ? './main.ts' : './main.js', import.meta.url));
   const execArgv = fromSource ? ['--import', 'tsx'] : [];
+  // Node's child_process loaded here: `demo` is in the CLI's first chunk, which every command
+  // loads, and a `run` spawns nothing (test/bench/RESULTS.md, i-noop9).
+  const { spawn } = process.getBuiltinModule('node:child_process');
   const child = spawn(process.execPath, [...execArgv, main, 'reference', '--port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
