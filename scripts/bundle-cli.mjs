@@ -14,19 +14,23 @@
  * render worker bundled with Eleventy by `bundle-render-worker.mjs`, the search worker not),
  * chokidar (only `watch`).
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import http2 from 'node:http2';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { build } from 'esbuild';
+import { asciiOnly } from './ascii-only.mjs';
+import { REQUIRE_BANNER, withoutUnusedRequire } from './require-banner.mjs';
+import { checkUndiciModules, undiciParts } from './undici-parts.mjs';
 
 const OUT = 'dist/cli';
 const CHUNK = /^cms-mirror-[A-Z0-9]+\.js$/;
 const YAML_BUNDLE = 'yaml.cjs';
+const UNDICI_ROOT = path.dirname(createRequire(import.meta.url).resolve('undici/package.json'));
 
 // The chunks of an earlier build: their names change with their content.
 for (const file of readdirSync(OUT)) if (CHUNK.test(file)) rmSync(`${OUT}/${file}`);
 
-await build({
+const cli = await build({
   entryPoints: { 'cms-mirror': `${OUT}/main.js` },
   outdir: OUT,
   splitting: true,
@@ -36,13 +40,20 @@ await build({
   format: 'esm',
   target: 'node20',
   external: ['better-sqlite3', '@11ty/eleventy', 'pagefind', 'chokidar'],
-  // The CommonJS packages inside (yaml, undici) call `require`; every chunk gets its own.
-  banner: {
-    js: "import { createRequire as cmsMirrorRequire } from 'node:module';\nconst require = cmsMirrorRequire(import.meta.url);",
-  },
-  plugins: [await http2OnDemand(), yamlOnDemand()],
+  // The CommonJS packages inside (yaml, undici) call `require`: each chunk that does keeps
+  // its own (`withoutUnusedRequire`).
+  banner: { js: REQUIRE_BANNER },
+  plugins: [undiciParts(UNDICI_ROOT), yamlOnDemand(), commanderChildProcessOnDemand()],
+  metafile: true,
+  // Written once rewritten.
+  write: false,
   logLevel: 'warning',
 });
+checkUndiciModules(cli.metafile, UNDICI_ROOT);
+for (const output of cli.outputFiles) {
+  const file = path.relative('.', output.path);
+  writeFileSync(file, asciiOnly(withoutUnusedRequire(output.text, file), file));
+}
 
 // The `yaml` package as one CommonJS file, which `dist/config/yaml-module.js` requires in the
 // bundle when a pipeline file is not plain enough for `readPlainYaml`.
@@ -55,35 +66,16 @@ await build({
   target: 'node20',
   logLevel: 'warning',
 });
+rewriteAsciiOnly(`${OUT}/${YAML_BUNDLE}`, 'script');
 
 /**
- * undici's HTTP/2 client gets `scripts/http2-on-demand.mjs` for `node:http2`, so that Node's
- * http2 and tls load only if a connection is HTTP/2 (never, for this client): loading undici
- * took 8–17 ms more CPU with them (test/bench/RESULTS.md, i-noop5). The build fails rather than
- * bundle a stand-in that no longer matches: each constant must be Node's, and undici's module
- * must use nothing of http2 but those constants and `connect`.
+ * Each file as one byte a character in V8 (`ascii-only.mjs`): the undici chunk's two-byte text
+ * was decoded and compiled as such on every run.
  */
-async function http2OnDemand() {
-  const url = import.meta.resolve('./http2-on-demand.mjs');
-  const stand = fileURLToPath(url);
-  const { constants } = await import(url);
-  for (const [name, value] of Object.entries(constants)) {
-    const node = http2.constants[name];
-    if (node !== value) throw new Error(`${stand}: ${name} is ${node} in Node, ${value} here`);
-  }
-  const importer = /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/;
-  return {
-    name: 'http2-on-demand',
-    setup(bundle) {
-      bundle.onResolve({ filter: /^node:http2$/ }, (args) => {
-        if (!importer.test(args.importer)) return undefined;
-        const used = new Set(readFileSync(args.importer, 'utf8').match(/\bhttp2\.\w+/g));
-        used.delete('http2.connect');
-        if (used.size > 0) throw new Error(`${args.importer} uses ${[...used].join(', ')}`);
-        return { path: stand };
-      });
-    },
-  };
+function rewriteAsciiOnly(file, sourceType) {
+  const source = readFileSync(file, 'utf8');
+  const ascii = asciiOnly(source, file, { sourceType });
+  if (ascii !== source) writeFileSync(file, ascii);
 }
 
 /**
@@ -103,6 +95,42 @@ function yamlOnDemand() {
         ].join('\n'),
         loader: 'js',
       }));
+    },
+  };
+}
+
+/**
+ * commander requires Node's `child_process` when it loads, for the executable subcommands
+ * (`git-style` programs) that this CLI does not have; with its internals (and `dgram`, which
+ * it requires) that cost every command ~3 ms of CPU (test/bench/RESULTS.md, i-noop8 and
+ * i-noop9). It gets the module on first use instead. The build fails if commander stops
+ * requiring it, so that the stand-in does not outlive its reason.
+ */
+function commanderChildProcessOnDemand() {
+  const importer = /[\\/]commander[\\/]lib[\\/]command\.js$/;
+  const namespace = 'cms-mirror-on-demand';
+  let used = false;
+  return {
+    name: 'commander-child-process-on-demand',
+    setup(bundle) {
+      bundle.onResolve({ filter: /^(node:)?child_process$/ }, (args) => {
+        if (!importer.test(args.importer)) return undefined;
+        used = true;
+        return { path: 'node:child_process', namespace };
+      });
+      bundle.onLoad({ filter: /.*/, namespace }, () => ({
+        contents: [
+          'let loaded;',
+          'const load = () => (loaded ??= process.getBuiltinModule("node:child_process"));',
+          'module.exports = new Proxy({}, { get: (_, name) => load()[name], has: (_, name) => name in load() });',
+        ].join('\n'),
+        loader: 'js',
+      }));
+      bundle.onEnd((result) => {
+        if (result.errors.length === 0 && !used) {
+          throw new Error('commander no longer requires child_process: drop its stand-in');
+        }
+      });
     },
   };
 }

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { credentialEnv, unpacedPipeline } from '../../helpers/cli-args.js';
 import { useSiteAndCache } from '../../helpers/mirror-fixture.js';
@@ -24,7 +24,11 @@ const BIN = join(ROOT, PACKAGE.bin['cms-mirror'] ?? 'missing');
 describe('the bundled CLI', () => {
   const fixture = useSiteAndCache({ posts: 20 });
 
-  function tracedBin(args: string[], traceFile: string): Promise<string[]> {
+  function tracedBin(
+    args: string[],
+    traceFile: string,
+    env: Record<string, string> = {},
+  ): Promise<string[]> {
     return new Promise((resolve, reject) => {
       execFile(
         process.execPath,
@@ -32,6 +36,7 @@ describe('the bundled CLI', () => {
         {
           env: {
             ...process.env,
+            ...env,
             ...credentialEnv(fixture.site),
             CMS_MIRROR_TRACE_MODULES: traceFile,
             CMS_MIRROR_TRACE_REQUIRES: `${traceFile}.cjs`,
@@ -42,6 +47,26 @@ describe('the bundled CLI', () => {
         (error, _stdout, stderr) => {
           if (error) reject(new Error(`${args[0]} failed: ${stderr.slice(-2000)}`));
           else resolve(readFileSync(traceFile, 'utf8').split('\n').filter(Boolean));
+        },
+      );
+    });
+  }
+
+  /** The built-in modules a run of the bin loaded, with no loader hook in front of it. */
+  function builtinsOfRun(args: string[], file: string): Promise<string[]> {
+    const script = [
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(file)}, process.moduleLoadList.join('\\n')));`,
+      `process.argv.splice(1, 0, ${JSON.stringify(BIN)});`,
+      `import(${JSON.stringify(pathToFileURL(BIN).href)});`,
+    ].join('\n');
+    return new Promise((resolve, reject) => {
+      execFile(
+        process.execPath,
+        ['-e', script, ...args],
+        { env: { ...process.env, ...credentialEnv(fixture.site) }, maxBuffer: 64 * 1024 * 1024 },
+        (error, _stdout, stderr) => {
+          if (error) reject(new Error(`${args[0]} failed: ${stderr.slice(-2000)}`));
+          else resolve(readFileSync(file, 'utf8').split('\n'));
         },
       );
     });
@@ -115,10 +140,20 @@ describe('the bundled CLI', () => {
     expect(required.some((request) => request.includes('better-sqlite3'))).toBe(true);
     expect(required.filter((request) => /yaml/.test(request))).toEqual([]);
     // Nor Node's http2 and tls, which undici's HTTP/2 client required when it loaded: the
-    // client speaks HTTP/1.1 (scripts/http2-on-demand.cjs).
+    // client speaks HTTP/1.1 (scripts/undici-parts.mjs). Nor child_process (commander's, for
+    // executable subcommands; `demo`'s, for the reference site) with dgram, which it requires.
     const builtins = readFileSync(join(temp.dir, 'no-op.txt.builtins'), 'utf8').split('\n');
     expect(builtins).toContain('http');
     expect(builtins.filter((name) => /^(http2|tls|_tls_wrap)$|\/http2\//.test(name))).toEqual([]);
+    expect(builtins.filter((name) => /^(child_process|dgram)$/.test(name))).toEqual([]);
+    // Nor worker_threads, for the workers a no-op never starts (`worker-calls.ts`); seen
+    // without the module trace, whose hooks' thread and its import of `node:process` (which
+    // reads every property of the process object) load it themselves.
+    const untraced = await builtinsOfRun(run, join(temp.dir, 'untraced.builtins'));
+    expect(untraced).toContain('NativeModule http');
+    expect(
+      untraced.filter((name) => /^NativeModule (worker_threads|internal\/worker)$/.test(name)),
+    ).toEqual([]);
     // better-sqlite3 (a native addon, left out of the bundle) and what it imports.
     const packages = noOp.filter((url) => url.includes('/node_modules/'));
     // The bundle does not hoist an external only one command uses (chokidar: watch).
@@ -134,7 +169,32 @@ describe('the bundled CLI', () => {
     await tracedBin(withAnchor, join(temp.dir, 'anchored.txt'));
     const requiredThen = readFileSync(join(temp.dir, 'anchored.txt.cjs'), 'utf8').split('\n');
     expect(requiredThen.filter((request) => /yaml/.test(request))).toEqual(['./yaml.cjs']);
+
+    // llhttp's build without SIMD is not in the bundle: where SIMD is off it is required from
+    // the installed undici, and the run still talks to the site.
+    const withoutSimd = join(temp.dir, 'no-simd.txt');
+    await tracedBin(run, withoutSimd, { UNDICI_NO_WASM_SIMD: '1' });
+    const requiredNoSimd = readFileSync(`${withoutSimd}.cjs`, 'utf8').split('\n');
+    expect(requiredNoSimd.filter((request) => request.includes('undici'))).toEqual([
+      'undici/lib/llhttp/llhttp-wasm.js',
+    ]);
   }, 180_000);
+
+  it("holds undici's Agent without its HTTP/2 client, its fetch bodies and its second llhttp", () => {
+    const chunks = readdirSync(dirname(BIN)).filter((file) => /^cms-mirror.*\.js$/.test(file));
+    const text = chunks.map((file) => readFileSync(join(dirname(BIN), file), 'utf8')).join('\n');
+    const undici = text
+      .split('\n')
+      .filter((line) => /^\/\/ .*node_modules\/undici\//.test(line))
+      .map((line) => line.replace(/.*node_modules\/undici\//, ''));
+    expect(undici).toContain('lib/dispatcher/agent.js');
+    expect(undici).toContain('lib/dispatcher/client-h1.js');
+    expect(undici).toContain('lib/llhttp/llhttp_simd-wasm.js');
+    expect(undici.filter((file) => /^lib\/web\/|client-h2|llhttp-wasm/.test(file))).toEqual([]);
+    // Were the client ever to reach them, the stand-ins say why they fail.
+    expect(text).toContain("undici's HTTP/2 client is left out of cms-mirror's bundle");
+    expect(text).toContain("undici's FormData request bodies are left out of cms-mirror's bundle");
+  });
 
   it("leaves Eleventy's language-tag tables, which the renderer never uses, out of the render worker", () => {
     const worker = join(dirname(BIN), '..', 'site', 'render-worker.js');
