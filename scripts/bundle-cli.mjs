@@ -43,7 +43,12 @@ const cli = await build({
   // The CommonJS packages inside (yaml, undici) call `require`: each chunk that does keeps
   // its own (`withoutUnusedRequire`).
   banner: { js: REQUIRE_BANNER },
-  plugins: [undiciParts(UNDICI_ROOT), yamlOnDemand(), commanderChildProcessOnDemand()],
+  plugins: [
+    undiciParts(UNDICI_ROOT),
+    yamlOnDemand(),
+    commanderChildProcessOnDemand(),
+    betterSqliteRequired(),
+  ],
   metafile: true,
   // Written once rewritten.
   write: false,
@@ -131,6 +136,28 @@ function commanderChildProcessOnDemand() {
           throw new Error('commander no longer requires child_process: drop its stand-in');
         }
       });
+    },
+  };
+}
+
+/**
+ * better-sqlite3 (a native addon, outside the bundle) is CommonJS: imported by an ES module,
+ * Node resolved it as an ES package and ran its CommonJS lexer over its files to find the
+ * names it exports, before requiring it all the same. The chunks require it instead, through
+ * their banner's `require` (test/bench/RESULTS.md, i-noop9).
+ */
+function betterSqliteRequired() {
+  const namespace = 'cms-mirror-required';
+  return {
+    name: 'better-sqlite3-required',
+    setup(bundle) {
+      bundle.onResolve({ filter: /^better-sqlite3$/ }, (args) =>
+        args.namespace === namespace ? undefined : { path: args.path, namespace },
+      );
+      bundle.onLoad({ filter: /.*/, namespace }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(args.path)});`,
+        loader: 'js',
+      }));
     },
   };
 }
