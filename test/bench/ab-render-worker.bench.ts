@@ -1,10 +1,12 @@
 /**
  * A/B of two compiled trees' render worker from its start (issue 17: the worker's import of
  * Eleventy was the longest path of a one-edit `run`), alternating (A B, B A, ...):
- *   npx tsx test/bench/ab-render-worker.bench.ts PAIRS DIST_A DIST_B
+ *   npx tsx test/bench/ab-render-worker.bench.ts PAIRS DIST_A DIST_B [edit]
  * Each sample is a process of its own (`render-worker-probe.mjs`, plain node) that starts
  * DIST's render worker, runs the theme once with no jobs (the build's warm-up) and then renders
- * 6 posts, under GNU time. Prints each sample (ms to the warm-up's answer and to the pages,
+ * 6 posts, under GNU time. With `edit`, it renders the 6 posts with no warm-up, as a one-edit
+ * `run` does, given the templates each side's previous process compiled (an unmeasured first
+ * sample per side makes them). Prints each sample (ms to the warm-up's answer and to the pages,
  * the process's wall and CPU = user+sys, peak RSS, the 1-minute load before it) and medians.
  * Run it from the checkout whose `node_modules` the trees use: each tree finds Eleventy from
  * where it is, as an installed package does.
@@ -15,9 +17,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load, timed, type Timed } from './process-tree.js';
 
-const [pairsText, distA, distB] = process.argv.slice(2);
-if (!pairsText || !distA || !distB)
-  throw new Error('usage: ab-render-worker.bench.ts PAIRS DIST_A DIST_B');
+const [pairsText, distA, distB, mode = 'warm'] = process.argv.slice(2);
+if (!pairsText || !distA || !distB || (mode !== 'warm' && mode !== 'edit'))
+  throw new Error('usage: ab-render-worker.bench.ts PAIRS DIST_A DIST_B [edit]');
 const PAIRS = Number(pairsText);
 const PROBE = fileURLToPath(new URL('./render-worker-probe.mjs', import.meta.url));
 const TEMPLATES = fileURLToPath(new URL('../../templates', import.meta.url));
@@ -34,8 +36,9 @@ const median = (values: number[]): number => {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-async function sample(dist: string): Promise<Sample> {
-  const result = await timed(process.execPath, [PROBE, path.resolve(dist), TEMPLATES], {
+async function sample(dist: string, side: 'A' | 'B'): Promise<Sample> {
+  const edit = mode === 'edit' ? ['edit', path.join(SCRATCH, `compiled-${side}.json`)] : [];
+  const result = await timed(process.execPath, [PROBE, path.resolve(dist), TEMPLATES, ...edit], {
     dir: SCRATCH,
   });
   const probe = JSON.parse(result.stdout) as { warmMs: number; renderedMs: number };
@@ -44,11 +47,12 @@ async function sample(dist: string): Promise<Sample> {
 
 const sides = { A: distA, B: distB };
 const samples: Record<'A' | 'B', Sample[]> = { A: [], B: [] };
+if (mode === 'edit') for (const side of ['A', 'B'] as const) await sample(sides[side], side);
 for (let pair = 0; pair < PAIRS; pair++) {
   const order: ('A' | 'B')[] = pair % 2 === 0 ? ['A', 'B'] : ['B', 'A'];
   for (const side of order) {
     const before = load();
-    const s = await sample(sides[side]);
+    const s = await sample(sides[side], side);
     samples[side].push(s);
     console.log(
       `${pair + 1}${side}: warm-up answered ${s.warmMs.toFixed(0)} ms, pages ${s.renderedMs.toFixed(0)} ms, ` +
