@@ -11,6 +11,9 @@
  * COMPILED.json holds (as a build reads them from `nunjucks_compiles`), and adds to it those
  * the worker hands back: a second process renders with the first one's compiled code. A tree
  * whose worker neither takes nor hands back compiled code compiles the theme every time.
+ * DELAY_MS (default 0) holds the request back that long after the worker starts, as a run's
+ * main thread does while it plans; `warmMs` is then when it was sent, `requestToPagesMs` the
+ * wait for the pages from there.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,10 +21,14 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { pathToFileURL } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 
-const [dist, templates, mode = 'warm', compiledFile] = process.argv.slice(2);
+const [dist, templates, mode = 'warm', compiledFile, delayText = '0'] = process.argv.slice(2);
 if (mode !== 'warm' && (mode !== 'edit' || compiledFile === undefined))
-  throw new Error('usage: render-worker-probe.mjs DIST TEMPLATES [warm | edit COMPILED.json]');
+  throw new Error(
+    'usage: render-worker-probe.mjs DIST TEMPLATES [warm | edit COMPILED.json [DELAY_MS]]',
+  );
+const delay = Number(delayText);
 const started = performance.now();
 const load = (file) => import(pathToFileURL(path.join(dist, file)).href);
 const { startWorkerCalls } = await load('worker-calls.js');
@@ -87,6 +94,9 @@ try {
   } else {
     stored = readCompiled();
     pages.compiled = stored;
+    // As in a run, where the request comes once the main thread has planned the pages.
+    await sleep(delay);
+    warm = performance.now();
   }
   const rendered = await worker.call(pages);
   const done = performance.now();
@@ -96,7 +106,7 @@ try {
     fs.writeFileSync(compiledFile, JSON.stringify([...stored, ...compiled]));
   }
   process.stdout.write(
-    `${JSON.stringify({ warmMs: warm - started, renderedMs: done - started, stored: stored.size, compiled: compiled.size })}\n`,
+    `${JSON.stringify({ warmMs: warm - started, renderedMs: done - started, requestToPagesMs: done - warm, stored: stored.size, compiled: compiled.size })}\n`,
   );
 } finally {
   await worker.close();
