@@ -13,6 +13,7 @@ import { oneAtATime } from './one-at-a-time.js';
 import { buildSearchShard, type ShardRequest } from './search-index.js';
 import { stageBundle, type BundleStage, type StagedBundle } from './bundle-staging.js';
 import { plainShard } from './search-docs.js';
+import type { CompileStore } from './stored-compiles.js';
 import type { SearchShard } from './search-plan.js';
 import {
   limitHeapGrowth,
@@ -54,6 +55,12 @@ export interface BuildWorkers {
    * edit build's pages would wait for the warm-up instead: `runBuild` sends none before one.
    */
   warmUp(templatesDir: string): void;
+  /**
+   * Has the renderer take the theme's code compiled by earlier runs from `compiles` with its
+   * next request (the warm-up or the first render), and keep there what it compiles from then
+   * on, so that a run after an edit compiles none of a theme that did not change.
+   */
+  useCompiles(compiles: CompileStore): void;
   /** Stops the workers, if any; calls still pending are rejected. */
   close(): Promise<void>;
 }
@@ -84,6 +91,8 @@ export const inProcessWorkers: BuildWorkers = {
   },
   // On this thread a warm-up would only delay what this thread does next.
   warmUp: () => undefined,
+  // `renderAndStage` here renders with a fresh Eleventy run that keeps no compiled code.
+  useCompiles: () => undefined,
   close: () => Promise.resolve(),
 };
 
@@ -114,11 +123,26 @@ export function startBuildWorkers(): BuildWorkers {
       resourceLimits: { maxYoungGenerationSizeMb: SEARCH_YOUNG_GENERATION_MB },
     },
   );
+  let compiles: CompileStore | undefined;
+  let unsent = false;
+  const render = async (input: StagedRenderInput): Promise<StagedRenderResult> => {
+    const stored = unsent ? compiles?.read() : undefined;
+    unsent = false;
+    const result = await renderer.call(
+      stored === undefined ? input : { ...input, compiled: stored },
+    );
+    if (result.compiled !== undefined && result.compiled.size > 0) compiles?.keep(result.compiled);
+    return result;
+  };
   return {
-    render: (input) => renderer.call(input),
+    render,
     warmUp(templatesDir) {
       // Whatever fails here fails again, reported, in the build's own render.
-      renderer.call(warmUpInput(templatesDir)).catch(() => undefined);
+      render(warmUpInput(templatesDir)).catch(() => undefined);
+    },
+    useCompiles(store) {
+      compiles = store;
+      unsent = true;
     },
     indexShards(shards, lang, onBundle) {
       const lanes = Array.from(

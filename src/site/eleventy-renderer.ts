@@ -13,7 +13,7 @@ import type { EleventyPageResult, EleventyUserConfig } from '@11ty/eleventy';
 import { InputError, UnsafePathError } from '../errors.js';
 import { relativeSitePath } from '../transform/index.js';
 import { safeRelativeFile } from './safe-output-path.js';
-import { NunjucksCompileCache } from './nunjucks-compile-cache.js';
+import { NunjucksCompileCache, type CompiledTemplates } from './nunjucks-compile-cache.js';
 import { JOB_KINDS, type CmsGlobalData, type Job, type JobKind } from './template-data.js';
 
 const JOB_PERMALINK = /^\/_cms-job\/(\d+)\/(?:index\.html)?$/;
@@ -31,6 +31,11 @@ export interface RenderInput {
   jobs: readonly Job[];
   /** Directory given to Eleventy as its output (nothing is written there). */
   outDir: string;
+  /**
+   * The theme's code compiled by earlier processes (the cache file's `nunjucks_compiles`),
+   * for a renderer that keeps compiled code (`jobRenderer`); others compile as they would.
+   */
+  compiled?: CompiledTemplates | undefined;
 }
 
 export interface RenderResult {
@@ -42,18 +47,25 @@ export interface RenderResult {
    */
   extras: Map<string, string>;
   warnings: string[];
+  /** Code this renderer compiled (not given it) since its last result, to keep for others. */
+  compiled?: CompiledTemplates | undefined;
 }
 
 export type RenderJobs = (input: RenderInput) => Promise<RenderResult>;
 
 /**
  * A renderer for a thread that renders run after run (the render worker): Nunjucks' compiled
- * templates are kept from one of its runs to the next (`nunjucks-compile-cache.ts`). Its runs
- * must not overlap (`one-at-a-time.ts`).
+ * templates are kept from one of its runs to the next (`nunjucks-compile-cache.ts`), it takes
+ * those an input brings from earlier processes, and each result hands back those it compiled.
+ * Its runs must not overlap (`one-at-a-time.ts`).
  */
 export function jobRenderer(): RenderJobs {
   const compiles = new NunjucksCompileCache();
-  return (input) => renderJobs(input, compiles);
+  return async (input) => {
+    if (input.compiled !== undefined) compiles.adopt(input.compiled);
+    const result = await renderJobs(input, compiles);
+    return { ...result, compiled: compiles.takeCompiled() };
+  };
 }
 
 /**

@@ -12,7 +12,13 @@
  * The entries belong to a cache instance (one per renderer), not to the module: Nunjucks'
  * compiler is one module object that every environment calls, so an instance stands in for its
  * `compile` only while a run of its renderer is in progress (`around`).
+ *
+ * Across processes, code travels by the sha256 of its compile key (`compileDigest`): a
+ * renderer is given what earlier processes compiled (`adopt`, from the cache file's
+ * `nunjucks_compiles`) and hands back what it compiled itself (`takeCompiled`). The digest
+ * covers all of the key, so a template whose text changed never finds its old code.
  */
+import { createHash } from 'node:crypto';
 import {
   eleventysNunjucksCompiler,
   type NunjucksCompile as Compile,
@@ -31,12 +37,34 @@ const MAX_ENTRIES = 500;
  */
 const UNWRAPPED = new WeakMap<Compile, Compile>();
 
+/** Compiled code by the digest of its compile key (`compileDigest`). */
+export type CompiledTemplates = ReadonlyMap<string, string>;
+
 export class NunjucksCompileCache {
   readonly #entries = new Map<string, string>();
+  /** Code compiled by earlier processes (`adopt`), by digest; taken only on a miss. */
+  readonly #adopted = new Map<string, string>();
+  /** Code this instance compiled since `takeCompiled`, by digest. */
+  #compiled = new Map<string, string>();
 
   /** Entries held (for tests and diagnostics). */
   get size(): number {
     return this.#entries.size;
+  }
+
+  /** Takes code compiled elsewhere (another process), used for the key whose digest it has. */
+  adopt(compiled: CompiledTemplates): void {
+    for (const [digest, code] of compiled) {
+      if (this.#adopted.size >= MAX_ENTRIES) break;
+      this.#adopted.set(digest, code);
+    }
+  }
+
+  /** The code compiled here (not adopted) since the last call, to keep for other processes. */
+  takeCompiled(): CompiledTemplates {
+    const taken = this.#compiled;
+    this.#compiled = new Map();
+    return taken;
   }
 
   /**
@@ -57,7 +85,12 @@ export class NunjucksCompileCache {
       if (key === undefined) return nunjucksCompile(src, asyncFilters, extensions, name, opts);
       const known = this.#entries.get(key);
       if (known !== undefined) return known;
-      const code = nunjucksCompile(src, asyncFilters, extensions, name, opts);
+      const digest = compileDigest(key);
+      let code = this.#adopted.get(digest);
+      if (code === undefined) {
+        code = nunjucksCompile(src, asyncFilters, extensions, name, opts);
+        if (this.#compiled.size < MAX_ENTRIES) this.#compiled.set(digest, code);
+      }
       if (this.#entries.size >= MAX_ENTRIES) this.#entries.clear();
       this.#entries.set(key, code);
       return code;
@@ -72,6 +105,11 @@ export class NunjucksCompileCache {
       if (compiler.compile === cached) compiler.compile = previous;
     }
   }
+}
+
+/** The sha256 of a whole compile key: what a compiled code is kept by between processes. */
+function compileDigest(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
 }
 
 /** Undefined when the result cannot be keyed: an extension may rewrite the source. */

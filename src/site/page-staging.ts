@@ -7,6 +7,7 @@
  */
 import { renderJobs, type RenderInput, type RenderJobs } from './eleventy-renderer.js';
 import { stageBytes } from './staged-file.js';
+import type { CompiledTemplates } from './nunjucks-compile-cache.js';
 
 /** Where a chunk's pages go. */
 export interface StageTarget {
@@ -37,6 +38,8 @@ export interface StagedRenderResult {
   /** The theme's own pages (see `RenderResult.extras`), returned as rendered. */
   extras: Map<string, string>;
   warnings: string[];
+  /** See `RenderResult.compiled`. */
+  compiled?: CompiledTemplates | undefined;
 }
 
 /**
@@ -58,7 +61,12 @@ export async function renderAndStage(
     // The page's text is garbage from here on.
     result.pages[index] = '';
   }
-  return { pages, extras: result.extras, warnings: result.warnings };
+  return {
+    pages,
+    extras: result.extras,
+    warnings: result.warnings,
+    compiled: result.compiled,
+  };
 }
 
 function stagePage(stage: StageTarget, index: number, html: string, made: Set<string>): StagedPage {

@@ -17,6 +17,7 @@ import type { Store } from '../store/index.js';
 import { addToTotal, type BuildSummary } from './build-summary.js';
 import { traceFromEnvironment, type BuildTrace } from './build-trace.js';
 import { startBuildWorkers, type BuildWorkers } from './build-workers.js';
+import { storedCompiles } from './stored-compiles.js';
 import { digestOf } from './digest.js';
 import { EDIT_LIMIT } from './edit-limit.js';
 import { buildLanguage } from './language-build.js';
@@ -96,7 +97,12 @@ export async function runBuild(
   // Started before the cache is read when some language may have changed: the render worker
   // loads Eleventy while this thread transforms and plans.
   let workers: BuildWorkers | undefined;
-  const workersFor = (): BuildWorkers => (workers ??= (options.workers ?? startBuildWorkers)());
+  const workersFor = (): BuildWorkers => {
+    if (workers !== undefined) return workers;
+    workers = (options.workers ?? startBuildWorkers)();
+    workers.useCompiles(storedCompiles(store.nunjucksCompiles));
+    return workers;
+  };
   let warmed = false;
   const warmUp = (): void => {
     if (warmed) return;

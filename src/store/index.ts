@@ -62,5 +62,6 @@ export { SyncQueueRepo } from './sync-queue-repo.js';
 export type { SyncQueueCount, SyncTask } from './sync-queue-repo.js';
 export { BuildStateRepo } from './build-state-repo.js';
 export { BuildPlacementRepo } from './build-placement-repo.js';
+export { NunjucksCompilesRepo } from './nunjucks-compiles-repo.js';
 export type { PlacementChange, PlacementPosts, SavedPlacement } from './build-placement-repo.js';
 export type { BuildManifestRecord, SavedBuild } from './build-state-repo.js';

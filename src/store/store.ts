@@ -22,6 +22,7 @@ import { SyncQueueRepo } from './sync-queue-repo.js';
 import { BuildStagedRepo } from './build-staged-repo.js';
 import { BuildPlacementRepo } from './build-placement-repo.js';
 import { BuildStateRepo } from './build-state-repo.js';
+import { NunjucksCompilesRepo } from './nunjucks-compiles-repo.js';
 import type { BackupResult } from './backup.js';
 import { backupDatabase } from './backup.js';
 import type { SchemaUpgradeReport } from './schema-upgrade.js';
@@ -67,6 +68,8 @@ export class Store {
   readonly buildPlacement: BuildPlacementRepo;
   /** The rows of the builds in progress (`build_staged`). */
   readonly buildStaged: BuildStagedRepo;
+  /** The theme's compiled templates, kept for the next run's render (`nunjucks_compiles`). */
+  readonly nunjucksCompiles: NunjucksCompilesRepo;
 
   readonly #ctx: StoreContext;
 
@@ -101,6 +104,7 @@ export class Store {
     this.buildState = new BuildStateRepo(this.#ctx);
     this.buildPlacement = new BuildPlacementRepo(this.#ctx);
     this.buildStaged = new BuildStagedRepo(this.#ctx);
+    this.nunjucksCompiles = new NunjucksCompilesRepo(this.#ctx);
   }
 
   /** True until `close()`. */

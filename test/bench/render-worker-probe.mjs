@@ -5,6 +5,15 @@
  * V8's heap growth as `heap-growth.js` sets it), has it run the theme once with no jobs (the
  * build's warm-up), then render and stage 6 posts. Prints one JSON line: ms from the start to
  * each answer.
+ *
+ * `node render-worker-probe.mjs DIST TEMPLATES edit COMPILED.json` renders the 6 posts with no
+ * warm-up, as a one-edit `run` does, sending with the request the compiled templates that
+ * COMPILED.json holds (as a build reads them from `nunjucks_compiles`), and adds to it those
+ * the worker hands back: a second process renders with the first one's compiled code. A tree
+ * whose worker neither takes nor hands back compiled code compiles the theme every time.
+ * DELAY_MS (default 0) holds the request back that long after the worker starts, as a run's
+ * main thread does while it plans; `warmMs` is then when it was sent, `requestToPagesMs` the
+ * wait for the pages from there.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,8 +21,14 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { pathToFileURL } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 
-const [dist, templates] = process.argv.slice(2);
+const [dist, templates, mode = 'warm', compiledFile, delayText = '0'] = process.argv.slice(2);
+if (mode !== 'warm' && (mode !== 'edit' || compiledFile === undefined))
+  throw new Error(
+    'usage: render-worker-probe.mjs DIST TEMPLATES [warm | edit COMPILED.json [DELAY_MS]]',
+  );
+const delay = Number(delayText);
 const started = performance.now();
 const load = (file) => import(pathToFileURL(path.join(dist, file)).href);
 const { startWorkerCalls } = await load('worker-calls.js');
@@ -64,14 +79,34 @@ const input = (jobs) => ({
   },
 });
 
+const readCompiled = () =>
+  fs.existsSync(compiledFile)
+    ? new Map(JSON.parse(fs.readFileSync(compiledFile, 'utf8')))
+    : new Map();
+
 try {
-  await worker.call(input([]));
-  const warm = performance.now();
-  const rendered = await worker.call(input([1, 2, 3, 4, 5, 6].map(post)));
+  const pages = input([1, 2, 3, 4, 5, 6].map(post));
+  let warm = started;
+  let stored = new Map();
+  if (mode === 'warm') {
+    await worker.call(input([]));
+    warm = performance.now();
+  } else {
+    stored = readCompiled();
+    pages.compiled = stored;
+    // As in a run, where the request comes once the main thread has planned the pages.
+    await sleep(delay);
+    warm = performance.now();
+  }
+  const rendered = await worker.call(pages);
   const done = performance.now();
   if (rendered.pages.length !== 6) throw new Error(`${rendered.pages.length} pages rendered`);
+  const compiled = rendered.compiled ?? new Map();
+  if (mode === 'edit') {
+    fs.writeFileSync(compiledFile, JSON.stringify([...stored, ...compiled]));
+  }
   process.stdout.write(
-    `${JSON.stringify({ warmMs: warm - started, renderedMs: done - started })}\n`,
+    `${JSON.stringify({ warmMs: warm - started, renderedMs: done - started, requestToPagesMs: done - warm, stored: stored.size, compiled: compiled.size })}\n`,
   );
 } finally {
   await worker.close();

@@ -121,3 +121,78 @@ describe('Nunjucks compiles kept across environments', () => {
     expect(first.size).toBe(kept);
   });
 });
+
+/** Runs `body` with Nunjucks' own compile counted; returns how often it compiled. */
+async function countingCompiles(body: () => Promise<void>): Promise<number> {
+  const original = compiler.compile;
+  let compiles = 0;
+  compiler.compile = (...args: unknown[]) => {
+    compiles++;
+    return original(...args);
+  };
+  try {
+    await body();
+  } finally {
+    compiler.compile = original;
+  }
+  return compiles;
+}
+
+describe('Nunjucks compiles handed from one process to the next', () => {
+  const render = (cache: NunjucksCompileCache, src: string, who: string): Promise<string> =>
+    cache.around(() => {
+      const env = new nunjucks.Environment();
+      env.addGlobal('who', who);
+      return Promise.resolve(env.renderString(src, {}));
+    });
+
+  it('lets a fresh cache given another’s compiled code render compiling nothing', async () => {
+    const src = 'hello {{ who }}: {% for n in [1, 2, 3] %}{{ n }}{% endfor %}';
+    const first = new NunjucksCompileCache();
+    let out = '';
+    expect(await countingCompiles(async () => void (out = await render(first, src, 'a')))).toBe(1);
+    expect(out).toBe('hello a: 123');
+    const handed = first.takeCompiled();
+    expect(handed.size).toBe(1);
+    // Taken once: a later take hands back only what was compiled since.
+    expect(first.takeCompiled().size).toBe(0);
+
+    const second = new NunjucksCompileCache();
+    second.adopt(handed);
+    expect(await countingCompiles(async () => void (out = await render(second, src, 'b')))).toBe(0);
+    expect(out).toBe('hello b: 123');
+    // Adopted code is not handed back as compiled here.
+    expect(second.takeCompiled().size).toBe(0);
+  });
+
+  it('does not use code compiled for another text, however alike', async () => {
+    const first = new NunjucksCompileCache();
+    await render(first, 'x {{ 1 + 1 }} {{ who }}', 'a');
+    const second = new NunjucksCompileCache();
+    second.adopt(first.takeCompiled());
+    let out = '';
+    const compiles = await countingCompiles(
+      async () => void (out = await render(second, 'x {{ 2 + 2 }} {{ who }}', 'b')),
+    );
+    expect(out).toBe('x 4 b');
+    expect(compiles).toBe(1);
+    expect(second.takeCompiled().size).toBe(1);
+  });
+
+  it('does not use code compiled with other extensions', async () => {
+    const src = 'a {% shout %} b';
+    const first = new NunjucksCompileCache();
+    await first.around(() => {
+      const env = new nunjucks.Environment();
+      env.addExtension('shout', shoutExtension());
+      expect(env.renderString(src, {})).toBe('a SHOUT b');
+      return Promise.resolve();
+    });
+    const second = new NunjucksCompileCache();
+    second.adopt(first.takeCompiled());
+    await second.around(() => {
+      expect(() => new nunjucks.Environment().renderString(src, {})).toThrow(/shout/);
+      return Promise.resolve();
+    });
+  });
+});

@@ -84,6 +84,7 @@ describe('openStore', () => {
       'items',
       'media_blobs',
       'media_files',
+      'nunjucks_compiles',
       'oembed',
       'restore_map',
       'revisions',
