@@ -12,6 +12,7 @@ import {
   describedDoc,
   documentBundles,
   docsPerShardOf,
+  idShards,
   maxDocsPerShardOf,
   shardCount,
   shardDigest,
@@ -175,7 +176,7 @@ export function placedSearch(
   // bundle sorted: an edit's placement sorted every bundle's keys for the one it indexes.
   let bundles: DocumentBundles | undefined;
   const membersOf = (index: number) => (): Int32Array => {
-    bundles ??= documentBundles(documents, count, keyOf);
+    bundles ??= documentBundles(documents, count, bundleOf(posts, pages, count));
     return Int32Array.from(bundleOrder(bundles, index, keyOf), memberOf);
   };
   const shards = Array.from(
@@ -183,6 +184,20 @@ export function placedSearch(
     (_, index): SearchShard => new ReadShard(index, membersOf(index), read),
   );
   return { lang: options.lang, shards };
+}
+
+/** The bundle of each document (the posts, then the pages), from its id: no key is made. */
+function bundleOf(
+  posts: PlacedPosts,
+  pages: readonly Placed<PageEntry>[],
+  count: number,
+): (index: number) => number {
+  const postShard = idShards('post', count);
+  const pageShard = idShards('page', count);
+  return (index) =>
+    index < posts.length
+      ? postShard(posts.id(index))
+      : pageShard((pages[index - posts.length] as Placed<PageEntry>).entry.id);
 }
 
 /**
