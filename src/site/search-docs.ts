@@ -12,7 +12,6 @@ import {
   describedDoc,
   documentBundles,
   docsPerShardOf,
-  idShards,
   maxDocsPerShardOf,
   shardCount,
   shardDigest,
@@ -176,7 +175,7 @@ export function placedSearch(
   // bundle sorted: an edit's placement sorted every bundle's keys for the one it indexes.
   let bundles: DocumentBundles | undefined;
   const membersOf = (index: number) => (): Int32Array => {
-    bundles ??= documentBundles(documents, count, bundleOf(posts, pages, count));
+    bundles ??= documentBundles(documents, count, keyOf);
     return Int32Array.from(bundleOrder(bundles, index, keyOf), memberOf);
   };
   const shards = Array.from(
@@ -184,20 +183,6 @@ export function placedSearch(
     (_, index): SearchShard => new ReadShard(index, membersOf(index), read),
   );
   return { lang: options.lang, shards };
-}
-
-/** The bundle of each document (the posts, then the pages), from its id: no key is made. */
-function bundleOf(
-  posts: PlacedPosts,
-  pages: readonly Placed<PageEntry>[],
-  count: number,
-): (index: number) => number {
-  const postShard = idShards('post', count);
-  const pageShard = idShards('page', count);
-  return (index) =>
-    index < posts.length
-      ? postShard(posts.id(index))
-      : pageShard((pages[index - posts.length] as Placed<PageEntry>).entry.id);
 }
 
 /**

@@ -83,49 +83,14 @@ export function shardCount(
   return count;
 }
 
-/** FNV-1a's 32-bit offset basis and prime. */
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
-
 /** FNV-1a of the key, so a document stays in its bundle while the bundle count is unchanged. */
 export function shardOf(key: string, count: number): number {
-  return (fnvOf(FNV_OFFSET, key) >>> 0) % count;
-}
-
-/** FNV-1a's state after `text`'s UTF-16 code units, from `hash`. */
-function fnvOf(hash: number, text: string): number {
-  let next = hash;
-  for (let index = 0; index < text.length; index++) {
-    next ^= text.charCodeAt(index);
-    next = Math.imul(next, FNV_PRIME);
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < key.length; index++) {
+    hash ^= key.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
   }
-  return next;
-}
-
-/**
- * `shardOf` of the keys `${kind}:${id}` of one kind, without making them: the prefix hashed
- * once, an id's decimal digits hashed as worked out. A placed site finds the bundle of every
- * document when one bundle is first asked for, and the 10,000 keys made and hashed for it were
- * ~20 ms of a one-edit run's main thread at 10,000 posts. An id that is not a non-negative
- * safe integer (never one the interface gives) is hashed through its key.
- */
-export function idShards(kind: string, count: number): (id: number) => number {
-  const prefix = fnvOf(FNV_OFFSET, `${kind}:`);
-  // A safe integer has at most 16 decimal digits.
-  const digits = new Uint8Array(16);
-  return (id) => {
-    if (!Number.isSafeInteger(id) || id < 0) return shardOf(`${kind}:${id}`, count);
-    let length = 0;
-    for (let rest = id; length === 0 || rest > 0; rest = Math.floor(rest / 10))
-      digits[length++] = 0x30 + (rest % 10);
-    let hash = prefix;
-    // The most significant digit first, as the key's text holds them.
-    for (let at = length - 1; at >= 0; at--) {
-      hash ^= digits[at] as number;
-      hash = Math.imul(hash, FNV_PRIME);
-    }
-    return (hash >>> 0) % count;
-  };
+  return (hash >>> 0) % count;
 }
 
 /** Documents per bundle: the option when positive, else about a thousand. */
@@ -153,7 +118,7 @@ export function bundleMembers(
   count: number,
   keyOf: (index: number) => string,
 ): number[][] {
-  const bundles = documentBundles(length, count, (index) => shardOf(keyOf(index), count));
+  const bundles = documentBundles(length, count, keyOf);
   return Array.from({ length: count }, (_, index) => bundleOrder(bundles, index, keyOf));
 }
 
@@ -164,26 +129,26 @@ export interface DocumentBundles {
 }
 
 /**
- * Each of `length` documents' bundle (`bundleOf`: `shardOf` its key, below `count`), grouped
- * by bundle once (a counting sort), so that asking for every bundle's members stays one pass
- * however many bundles there are (past `MAX_SEARCH_SHARDS`, 128 at 1,000,000 posts).
+ * Each of `length` documents' bundle (`shardOf` its key), grouped by bundle once (a counting
+ * sort), so that asking for every bundle's members stays one pass however many bundles there
+ * are (past `MAX_SEARCH_SHARDS`, 128 at 1,000,000 posts).
  */
 export function documentBundles(
   length: number,
   count: number,
-  bundleOf: (index: number) => number,
+  keyOf: (index: number) => string,
 ): DocumentBundles {
-  const bundles = new Int32Array(length);
+  const bundleOf = new Int32Array(length);
   const starts = new Int32Array(count + 1);
   for (let index = 0; index < length; index++) {
-    const bundle = bundleOf(index);
-    bundles[index] = bundle;
+    const bundle = shardOf(keyOf(index), count);
+    bundleOf[index] = bundle;
     starts[bundle + 1]! += 1;
   }
   for (let bundle = 0; bundle < count; bundle++) starts[bundle + 1]! += starts[bundle]!;
   const members = new Int32Array(length);
   const next = starts.slice(0, count);
-  for (let index = 0; index < length; index++) members[next[bundles[index]!]!++] = index;
+  for (let index = 0; index < length; index++) members[next[bundleOf[index]!]!++] = index;
   return { of: (index) => members.subarray(starts[index], starts[index + 1]) };
 }
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   bundleMembers,
-  idShards,
   planSearch,
   shardCount,
   shardOf,
@@ -63,29 +62,6 @@ describe('search bundles', () => {
     members.forEach((bucket, index) => {
       for (const at of bucket) expect(shardOf(keys[at]!, 512)).toBe(index);
     });
-  });
-
-  it("finds an id's bundle as hashing its key (`kind:id`) with FNV-1a does", () => {
-    // The oracle: 32-bit FNV-1a of the key's UTF-16 code units, modulo the bundle count.
-    const fnv1a = (key: string, count: number): number => {
-      let hash = 2166136261;
-      for (const unit of key.split('').map((char) => char.charCodeAt(0))) {
-        hash = Math.imul(hash ^ unit, 16777619);
-      }
-      return (hash >>> 0) % count;
-    };
-    const ids = [0, 1, 9, 10, 42, 99, 100, 101, 1009, 65_536, 999_999, 1_000_000];
-    ids.push(2 ** 31 - 1, 2 ** 32, 2 ** 32 + 7, Number.MAX_SAFE_INTEGER);
-    for (let id = 0; id < 3000; id += 7) ids.push(id * 37);
-    for (const kind of ['post', 'page']) {
-      for (const count of [1, 2, 16, 128, 512]) {
-        const shardOfId = idShards(kind, count);
-        for (const id of ids)
-          expect([kind, id, shardOfId(id)]).toEqual([kind, id, fnv1a(`${kind}:${id}`, count)]);
-        // Never one the interface gives, but hashed as its key all the same.
-        for (const odd of [-3, 1.5]) expect(shardOfId(odd)).toBe(fnv1a(`${kind}:${odd}`, count));
-      }
-    }
   });
 
   it('keeps a document in its bundle and spreads documents evenly', () => {
