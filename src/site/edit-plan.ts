@@ -18,12 +18,15 @@ import type { EditedPosts } from './output-formats.js';
 import { shardOf, type SearchShard } from './search-plan.js';
 import { planPlaced, type PlacedSite, type SitePlan } from './site-plan.js';
 
-/** Where the build placed every public item, in one digest (recorded with each build). */
+/**
+ * Where the build placed every public item, in one digest (recorded with each build). The
+ * posts' part is the digest of their placement record (`placement-chunks.ts`: places in the
+ * posts' source, ids, sticky flags, files), so that an edit build placed from that record
+ * does not walk every post to digest it again.
+ */
 export function layoutDigestOf(placed: PlacedSite): string {
-  // The posts' part item by item: one array and one text of every post was ~130 MB at
-  // 1,000,000 posts, made at the end of each build (issue 17).
   return new PartsDigest()
-    .addArray(placed.posts.layout())
+    .add(placed.posts.layoutDigest())
     .add(
       placed.pages.map((page) => [
         page.entry.id,

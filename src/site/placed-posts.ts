@@ -7,6 +7,7 @@
  */
 import { contestedFiles } from './contested-paths.js';
 import { PathClaims } from './path-claims.js';
+import { postsLayoutDigest } from './placement-chunks.js';
 import { compare, entryDigest, pagePathOf, safePagePath, type Placed } from './placed-entries.js';
 import { isPublicEntry, type PostEntry, type PostSource, type SiteModel } from './site-model.js';
 import { TextColumn } from './text-column.js';
@@ -51,6 +52,10 @@ export class PlacedPosts {
   readonly #held: readonly (PostEntry | undefined)[] | undefined;
   /** Each held post placed, made when first asked for (its digest made once). */
   readonly #heldPlaced: (Placed<PostEntry> | undefined)[] = [];
+  /** `layoutDigest`: given when placed from a record, else made when first asked for. */
+  #layoutDigest: string | undefined;
+  /** `listed`, made when first asked for (an edit's plan asks twice). */
+  #listed: Uint32Array | undefined;
 
   constructor(
     source: PostSource,
@@ -58,9 +63,11 @@ export class PlacedPosts {
     newest?: { modified: string; index: number },
     window: number = WINDOW,
     held?: readonly (PostEntry | undefined)[],
+    layoutDigest?: string,
   ) {
     this.#window = window;
     this.#held = held;
+    this.#layoutDigest = layoutDigest;
     this.newestModified = newest?.modified;
     this.newestIndex = newest?.index ?? -1;
     this.#source = source;
@@ -136,19 +143,25 @@ export class PlacedPosts {
       yield this.slice(start, start + WINDOW);
   }
 
-  /** What `layoutDigestOf` digests of each post, in order, made as walked. */
-  *layout(): Generator<[id: number, file: string, sticky: boolean]> {
-    for (let index = 0; index < this.length; index++)
-      yield [this.#ids[index] as number, this.#files.get(index), this.sticky(index)];
+  /**
+   * The posts' part of the layout digest (`layoutDigestOf`): the digest of their record's
+   * chunks (`placement-chunks.ts`), made once, or the one read with the record they were
+   * placed from (the same texts).
+   */
+  layoutDigest(): string {
+    this.#layoutDigest ??= postsLayoutDigest(this);
+    return this.#layoutDigest;
   }
 
   /** The listing order: sticky posts first, then the others, each newest first. */
   listed(): Uint32Array {
+    if (this.#listed !== undefined) return this.#listed;
     const listed = new Uint32Array(this.length);
     let at = 0;
     for (const wanted of [1, 0])
       for (let index = 0; index < this.length; index++)
         if (this.#sticky[index] === wanted) listed[at++] = index;
+    this.#listed = listed;
     return listed;
   }
 

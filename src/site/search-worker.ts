@@ -7,6 +7,7 @@ import childProcess, { type ChildProcess, type SpawnOptions } from 'node:child_p
 import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { serveCalls } from '../worker-calls.js';
+import { warmDateFormats } from './date-formats-warm-up.js';
 import { pagefindEnv } from './pagefind-env.js';
 import type { ShardRequest } from './search-index.js';
 
@@ -22,6 +23,10 @@ childProcess.spawn = ((command: string, args: readonly string[], options: SpawnO
   spawned.push(child);
   return child;
 }) as typeof childProcess.spawn;
+
+// As early as this thread can: it has ~0.5 s before an edit's bundle is sent (the site is
+// placed first), while the main thread plans the edit soon after sending it.
+warmDateFormats();
 
 const { answerShardRequest } = await import('./search-index.js');
 const { close, createIndex } = await import('pagefind');

@@ -7,13 +7,15 @@
  * it still fits: the source's order holds the same ids at the same places, no page changed,
  * and every edited post was placed and is still public at the same file, sticky alike, using
  * the same media. Anything else places the site in full, as before. The posts are recorded a
- * chunk of `POSTS_PER_CHUNK` at a time, each made as the cache writes it and read back one at
- * a time into columns: no text or array of every post is made (issue 17). Pure but for the
- * reads of the edited posts (`PostSource`) and of the chunks.
+ * chunk at a time (`placement-chunks.ts`), each made as the cache writes it and read back one at
+ * a time into columns: no text or array of every post is made (issue 17). The texts read are
+ * digested as they are read: the posts' part of the layout digest, as the build that wrote them
+ * made it. Pure but for the reads of the edited posts (`PostSource`) and of the chunks.
  */
 import { editedIds } from './edit-plan.js';
 import { addMediaUses, safePagePath } from './placed-entries.js';
 import { EDIT_WINDOW, PlacedPosts, postSourceOf } from './placed-posts.js';
+import { ChunksDigest, postChunks, type PostsChunk } from './placement-chunks.js';
 import { placeAround } from './site-placement.js';
 import { TextColumn } from './text-column.js';
 import type { PlacedSite, PlanOptions } from './site-plan.js';
@@ -22,9 +24,6 @@ import type { PlacementPosts } from '../store/index.js';
 
 /** Bump when the record's shape or meaning changes: an older record is then ignored. */
 const RECORD_VERSION = 2;
-
-/** Posts a chunk of the record holds: a bounded text each, however many posts a site has. */
-const POSTS_PER_CHUNK = 1000;
 
 /** What placing the posts found besides them, as stored (JSON). */
 interface PlacementFacts {
@@ -40,20 +39,14 @@ interface PlacementFacts {
   uses: [number, string[]][];
 }
 
-/** The posts from one index on, as one chunk stores them (JSON). */
-interface PostsChunk {
-  places: number[];
-  ids: number[];
-  sticky: number[];
-  files: string[];
-}
-
-/** The placed posts as columns, read from the chunks. */
+/** The placed posts as columns, read from the chunks, and the digest of the chunks read. */
 interface PostColumns {
   places: Uint32Array;
   ids: Float64Array;
   sticky: Uint8Array;
   files: TextColumn;
+  /** The posts' part of the layout digest (`PlacedPosts.layoutDigest`): the texts read. */
+  layoutDigest: string;
 }
 
 /** The newest post (`PlacedPosts.newestModified`, `newestIndex`), recorded apart. */
@@ -101,19 +94,6 @@ function factsRecord(placed: PlacedSite): string {
   return JSON.stringify(record);
 }
 
-function* postChunks(posts: PlacedPosts): Generator<string> {
-  for (let start = 0; start < posts.length; start += POSTS_PER_CHUNK) {
-    const chunk: PostsChunk = { places: [], ids: [], sticky: [], files: [] };
-    for (let index = start; index < Math.min(posts.length, start + POSTS_PER_CHUNK); index++) {
-      chunk.places.push(posts.place(index));
-      chunk.ids.push(posts.id(index));
-      chunk.sticky.push(posts.sticky(index) ? 1 : 0);
-      chunk.files.push(posts.file(index));
-    }
-    yield JSON.stringify(chunk);
-  }
-}
-
 /** The site placed from a record, and the edited posts' indexes among the placed posts. */
 export interface PlacedFromRecord {
   placed: PlacedSite;
@@ -159,7 +139,14 @@ export function placedFromRecord(
     if (modified > newest.modified || (modified === newest.modified && index < newest.index))
       newest = { modified, index };
   }
-  const posts = new PlacedPosts(source, columns, newest ?? undefined, EDIT_WINDOW);
+  const posts = new PlacedPosts(
+    source,
+    columns,
+    newest ?? undefined,
+    EDIT_WINDOW,
+    undefined,
+    columns.layoutDigest,
+  );
   const placed = placeAround(model, options, {
     candidates: facts.candidates,
     candidateWarnings: facts.candidateWarnings,
@@ -212,14 +199,16 @@ function parsedFacts(text: string): PlacementFacts | undefined {
  * chunks are not ones this code wrote or hold another number of posts.
  */
 function readColumns(posts: PlacementPosts, length: number): PostColumns | undefined {
-  const columns: PostColumns = {
+  const columns: Omit<PostColumns, 'layoutDigest'> = {
     places: new Uint32Array(length),
     ids: new Float64Array(length),
     sticky: new Uint8Array(length),
     files: new TextColumn(length),
   };
+  const digest = new ChunksDigest();
   let at = 0;
   for (const text of posts.chunks()) {
+    digest.add(text);
     const chunk = parsedJson(text) as Partial<PostsChunk> | null | undefined;
     const size = chunk?.ids?.length;
     const parts = [chunk?.places, chunk?.ids, chunk?.sticky, chunk?.files];
@@ -236,7 +225,7 @@ function readColumns(posts: PlacementPosts, length: number): PostColumns | undef
     }
     at += size;
   }
-  return at === length ? columns : undefined;
+  return at === length ? { ...columns, layoutDigest: digest.hex() } : undefined;
 }
 
 function parsedJson(text: string): unknown {

@@ -51,6 +51,18 @@ describe('a patched sitemap', () => {
     expect(patched?.equals(whole(before))).toBe(false);
   });
 
+  it('is the sitemap made whole when only dates changed (every element as long as it was)', () => {
+    const before = urls();
+    const after = urls();
+    after[0] = { ...after[0]!, lastmodGmt: '2026-11-28T23:00:00' };
+    after[3] = { ...after[3]!, lastmodGmt: '2026-11-28T22:00:00' };
+    after[6] = { ...after[6]!, lastmodGmt: '2026-11-28T21:00:00' };
+    const patched = patchedUrlset(whole(before), [after[6]!, after[0]!, after[3]!]);
+    expect(patched?.equals(whole(after))).toBe(true);
+    // A URL given as it was changes nothing.
+    expect(patchedUrlset(whole(before), [before[2]!])?.equals(whole(before))).toBe(true);
+  });
+
   it('is not made when a URL is not in the old text, or is there twice', () => {
     const before = urls();
     const stranger = { loc: `${HOME}elsewhere/`, alternates: [] };

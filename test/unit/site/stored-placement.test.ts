@@ -146,13 +146,14 @@ describe('a recorded placement of more posts than a chunk holds', () => {
     });
   }
 
+  const withChunks = (made: string[]): RecordedPlacement => ({
+    posts: { facts: recorded.posts.facts, chunks: () => made },
+    newest: recorded.newest,
+  });
+
   it('is not used when a chunk is missing or holds another number of posts', () => {
     const id = publicPosts[3]!.id;
     const changed = new Set([`posts:${id}`]);
-    const withChunks = (made: string[]): RecordedPlacement => ({
-      posts: { facts: recorded.posts.facts, chunks: () => made },
-      newest: recorded.newest,
-    });
     expect(placedFromRecord(model, withChunks(chunks), changed, OPTIONS)).toBeDefined();
     expect(placedFromRecord(model, withChunks(chunks.slice(0, -1)), changed, OPTIONS)).toBe(
       undefined,
@@ -164,5 +165,24 @@ describe('a recorded placement of more posts than a chunk holds', () => {
     short.files.pop();
     const damaged = [JSON.stringify(short), ...chunks.slice(1)];
     expect(placedFromRecord(model, withChunks(damaged), changed, OPTIONS)).toBe(undefined);
+  });
+
+  it('digests the posts as read: a post recorded at another file makes another layout digest', () => {
+    // The layout digest of a site placed from a record is made from the chunks read, not
+    // taken on trust: a record that is not what the last build placed cannot pass for it.
+    const id = publicPosts[3]!.id;
+    const changed = new Set([`posts:${id}`]);
+    const full = layoutDigestOf(placeSite(model, OPTIONS));
+    const intact = placedFromRecord(model, withChunks(chunks), changed, OPTIONS);
+    expect(layoutDigestOf(intact!.placed)).toBe(full);
+    for (const at of [0, chunks.length - 1]) {
+      const chunk = JSON.parse(chunks[at]!) as { files: string[] };
+      chunk.files[5] = `elsewhere-${at}/index.html`;
+      const moved = chunks.map((text, index) => (index === at ? JSON.stringify(chunk) : text));
+      const fromRecord = placedFromRecord(model, withChunks(moved), changed, OPTIONS);
+      expect(fromRecord).toBeDefined();
+      expect(fromRecord!.placed.posts.file(at * 1000 + 5)).toBe(`elsewhere-${at}/index.html`);
+      expect(layoutDigestOf(fromRecord!.placed)).not.toBe(full);
+    }
   });
 });
