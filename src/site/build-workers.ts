@@ -12,6 +12,7 @@ import { startWorkerCalls } from '../worker-calls.js';
 import { oneAtATime } from './one-at-a-time.js';
 import { buildSearchShard, type ShardRequest } from './search-index.js';
 import { stageBundle, type BundleStage, type StagedBundle } from './bundle-staging.js';
+import { PagefindService } from './pagefind-service.js';
 import { plainShard } from './search-docs.js';
 import type { SearchShard } from './search-plan.js';
 import {
@@ -64,28 +65,40 @@ export interface BuildWorkers {
  */
 const BUNDLES_PER_PROCESS = 2;
 
-/** Everything on this thread, one Pagefind process (Eleventy stays loaded in the process). */
-export const inProcessWorkers: BuildWorkers = {
-  render: oneAtATime(renderAndStage),
-  indexShards: (shards, lang, onBundle) =>
-    drain(
-      shards,
-      Array.from({ length: BUNDLES_PER_PROCESS }, () => (shard) => buildSearchShard(shard, lang)),
-      onBundle,
-    ),
-  stageShards: async (shards, lang, stageOf, onStaged) => {
-    const lane = async (shard: SearchShard): Promise<StagedBundle> =>
-      stageBundle(await buildSearchShard(shard, lang), stageOf(shard));
-    await drain(
-      shards,
-      Array.from({ length: BUNDLES_PER_PROCESS }, () => lane),
-      onStaged,
-    );
-  },
-  // On this thread a warm-up would only delay what this thread does next.
-  warmUp: () => undefined,
-  close: () => Promise.resolve(),
-};
+/**
+ * Everything on this thread, one Pagefind process started by the first bundle and kept for the
+ * process's life, as Pagefind's own Node API keeps its one (Eleventy stays loaded too).
+ */
+export const inProcessWorkers: BuildWorkers = inThisThread();
+
+function inThisThread(): BuildWorkers {
+  let started: PagefindService | undefined;
+  const pagefind = (): PagefindService => (started ??= new PagefindService());
+  return {
+    render: oneAtATime(renderAndStage),
+    indexShards: (shards, lang, onBundle) =>
+      drain(
+        shards,
+        Array.from(
+          { length: BUNDLES_PER_PROCESS },
+          () => (shard: SearchShard) => buildSearchShard(shard, lang, pagefind()),
+        ),
+        onBundle,
+      ),
+    stageShards: async (shards, lang, stageOf, onStaged) => {
+      const lane = async (shard: SearchShard): Promise<StagedBundle> =>
+        stageBundle(await buildSearchShard(shard, lang, pagefind()), stageOf(shard));
+      await drain(
+        shards,
+        Array.from({ length: BUNDLES_PER_PROCESS }, () => lane),
+        onStaged,
+      );
+    },
+    // On this thread a warm-up would only delay what this thread does next.
+    warmUp: () => undefined,
+    close: () => Promise.resolve(),
+  };
+}
 
 /**
  * Starts the render worker and the search worker now. One search worker, and so one Pagefind
