@@ -47,6 +47,9 @@ const EXIT_WAIT_MS = 2000;
 /** How long a write waits for Pagefind to empty a full pipe before it tries again. */
 const PIPE_FULL_WAIT_MS = 1;
 
+/** The longest a write waits for the pipe before it leaves the rest to the event loop. */
+const WRITE_WAIT_MS = 500;
+
 /** Where a write waits (nothing ever wakes it: it waits its time out). */
 const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
@@ -136,12 +139,18 @@ export class PagefindService {
       return;
     }
     let written = 0;
+    const deadline = performance.now() + WRITE_WAIT_MS;
     while (written < bytes.length) {
       try {
         written += fs.writeSync(fd, bytes, written);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') {
           this.#fail(error as Error);
+          return;
+        }
+        // A process that does not read (stopped, say) must not hold this thread.
+        if (performance.now() > deadline) {
+          stdin.write(bytes.subarray(written));
           return;
         }
         Atomics.wait(PAUSE, 0, 0, PIPE_FULL_WAIT_MS);

@@ -2,9 +2,12 @@
  * Pagefind driven through its service protocol (`pagefind-service.ts`, `search-index.ts`): a
  * bundle's files are byte for byte those Pagefind's own Node API gets for the same records (the
  * oracle: the `pagefind` package, one message and one wait at a time); an error answer is an
- * `E_SEARCH_INDEX`; closing waits for the process to exit, so none is left to collect.
+ * `E_SEARCH_INDEX`; a process that does not read does not hold the sending thread; closing
+ * waits for the process to exit, so none is left to collect.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as pagefindApi from 'pagefind';
 import { PagefindService } from '../../../src/site/pagefind-service.js';
@@ -93,6 +96,37 @@ describe("Pagefind's service", () => {
     const [created] = service.send([{ type: 'NewIndex', config: {} }]);
     await expect(created).resolves.toMatchObject({ type: 'NewIndex' });
   });
+
+  it('does not hold the sending thread while its process does not read', async () => {
+    const before = pagefindChildren();
+    service = new PagefindService();
+    const [created] = service.send([{ type: 'NewIndex', config: {} }]);
+    const { index_id: indexId } = (await created!) as { index_id?: number };
+    const [pid] = pagefindChildren().filter((child) => !before.includes(child));
+    const state = (): string => fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]![0]!;
+    process.kill(Number(pid), 'SIGSTOP');
+    // Resumed by another process: this thread may be the one held.
+    const resume = spawn('sh', ['-c', `sleep 5; kill -CONT ${pid}`], { stdio: 'ignore' });
+    try {
+      // Far more than a pipe holds.
+      const records = Array.from({ length: 4000 }, (_, at) => ({
+        type: 'AddRecord',
+        index_id: indexId,
+        url: `/p/${at}/`,
+        content: `słowo ${at} `.repeat(40),
+        language: 'pl',
+        meta: { title: `t${at}` },
+      }));
+      const answers = service.send(records);
+      expect(state(), 'the process still stopped when the write returned').toBe('T');
+      await once(resume, 'exit');
+      const answered = await Promise.all(answers);
+      expect(answered).toHaveLength(4000);
+    } finally {
+      resume.kill();
+      process.kill(Number(pid), 'SIGCONT');
+    }
+  }, 60_000);
 
   it('waits for its process to exit when closed: none is left to collect', async () => {
     // The oracle's processes (stopped without a wait) may be collected meanwhile: only new
