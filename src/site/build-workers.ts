@@ -1,19 +1,21 @@
 /**
  * Where a build renders its pages and indexes them for search: on the calling thread, or in
  * worker threads. `runBuild` starts workers before it reads the cache: the render worker loads
- * Eleventy while this thread transforms and plans, and each search worker drives a Pagefind
- * process of its own, so that indexing (the longest part of a full build) uses both cores
- * while this thread writes files.
+ * Eleventy while this thread transforms and plans; a full build's search worker drives a
+ * Pagefind process of its own, so that indexing (the longest part of a full build) uses both
+ * cores while this thread writes files, and an edit's bundle is indexed by a Pagefind process
+ * this thread drives (`search-indexers.ts`).
  */
 import os from 'node:os';
 import path from 'node:path';
 import { renderAndStage, type StagedRenderInput, type StagedRenderResult } from './page-staging.js';
-import { startWorkerCalls } from '../worker-calls.js';
+import { startWorkerCalls, type WorkerCalls } from '../worker-calls.js';
 import { oneAtATime } from './one-at-a-time.js';
 import { buildSearchShard, type ShardRequest } from './search-index.js';
 import { stageBundle, type BundleStage, type StagedBundle } from './bundle-staging.js';
-import { plainShard } from './search-docs.js';
 import type { CompileStore } from './stored-compiles.js';
+import { PagefindService } from './pagefind-service.js';
+import { searchIndexers, type SearchWorkerAnswer } from './search-indexers.js';
 import type { SearchShard } from './search-plan.js';
 import {
   limitHeapGrowth,
@@ -71,33 +73,46 @@ export interface BuildWorkers {
  */
 const BUNDLES_PER_PROCESS = 2;
 
-/** Everything on this thread, one Pagefind process (Eleventy stays loaded in the process). */
-export const inProcessWorkers: BuildWorkers = {
-  render: oneAtATime(renderAndStage),
-  indexShards: (shards, lang, onBundle) =>
-    drain(
-      shards,
-      Array.from({ length: BUNDLES_PER_PROCESS }, () => (shard) => buildSearchShard(shard, lang)),
-      onBundle,
-    ),
-  stageShards: async (shards, lang, stageOf, onStaged) => {
-    const lane = async (shard: SearchShard): Promise<StagedBundle> =>
-      stageBundle(await buildSearchShard(shard, lang), stageOf(shard));
-    await drain(
-      shards,
-      Array.from({ length: BUNDLES_PER_PROCESS }, () => lane),
-      onStaged,
-    );
-  },
-  // On this thread a warm-up would only delay what this thread does next.
-  warmUp: () => undefined,
-  // `renderAndStage` here renders with a fresh Eleventy run that keeps no compiled code.
-  useCompiles: () => undefined,
-  close: () => Promise.resolve(),
-};
+/**
+ * Everything on this thread, one Pagefind process started by the first bundle and kept for the
+ * process's life, as Pagefind's own Node API keeps its one (Eleventy stays loaded too).
+ */
+export const inProcessWorkers: BuildWorkers = inThisThread();
+
+function inThisThread(): BuildWorkers {
+  let started: PagefindService | undefined;
+  const pagefind = (): PagefindService => (started ??= new PagefindService());
+  return {
+    render: oneAtATime(renderAndStage),
+    indexShards: (shards, lang, onBundle) =>
+      drain(
+        shards,
+        Array.from(
+          { length: BUNDLES_PER_PROCESS },
+          () => (shard: SearchShard) => buildSearchShard(shard, lang, pagefind()),
+        ),
+        onBundle,
+      ),
+    stageShards: async (shards, lang, stageOf, onStaged) => {
+      const lane = async (shard: SearchShard): Promise<StagedBundle> =>
+        stageBundle(await buildSearchShard(shard, lang, pagefind()), stageOf(shard));
+      await drain(
+        shards,
+        Array.from({ length: BUNDLES_PER_PROCESS }, () => lane),
+        onStaged,
+      );
+    },
+    // On this thread a warm-up would only delay what this thread does next.
+    warmUp: () => undefined,
+    // `renderAndStage` here renders with a fresh Eleventy run that keeps no compiled code.
+    useCompiles: () => undefined,
+    close: () => Promise.resolve(),
+  };
+}
 
 /**
- * Starts the render worker and the search worker now. One search worker, and so one Pagefind
+ * Starts the render worker and a Pagefind process now; the search worker is started by a full
+ * build's first signal (`search-indexers.ts`). One search worker, and so one Pagefind
  * process, indexes `BUNDLES_PER_PROCESS` bundles at once. A second process (one a core) would
  * index up to ~1.3x as fast (two bundles at once take one process ~0.65 of the time of one
  * after the other), but each holds ~35 MB before its first document and grows with its
@@ -113,16 +128,7 @@ export function startBuildWorkers(): BuildWorkers {
     new URL('../site/render-worker.js', import.meta.url),
     { resourceLimits: { maxYoungGenerationSizeMb: RENDER_YOUNG_GENERATION_MB } },
   );
-  // Graceful: the search worker stops its Pagefind process before it ends. It answers with a
-  // bundle's files, or with what staging them did when the request says where to stage them
-  // (`ShardRequest.stage`).
-  const searcher = startWorkerCalls<ShardRequest, Map<string, Uint8Array> | StagedBundle>(
-    new URL('../site/search-worker.js', import.meta.url),
-    {
-      graceful: true,
-      resourceLimits: { maxYoungGenerationSizeMb: SEARCH_YOUNG_GENERATION_MB },
-    },
-  );
+  const search = searchIndexers(startSearchWorker);
   let compiles: CompileStore | undefined;
   let unsent = false;
   const render = async (input: StagedRenderInput): Promise<StagedRenderResult> => {
@@ -137,6 +143,8 @@ export function startBuildWorkers(): BuildWorkers {
   return {
     render,
     warmUp(templatesDir) {
+      // Sent only for a full build: its bundles are indexed in the search worker.
+      search.startWorker();
       // Whatever fails here fails again, reported, in the build's own render.
       render(warmUpInput(templatesDir)).catch(() => undefined);
     },
@@ -145,20 +153,11 @@ export function startBuildWorkers(): BuildWorkers {
       unsent = true;
     },
     indexShards(shards, lang, onBundle) {
-      const lanes = Array.from(
-        { length: BUNDLES_PER_PROCESS },
-        (): Lane<Map<string, Uint8Array>> => (shard) =>
-          searcher.call({ shard: plainShard(shard), lang }) as Promise<Map<string, Uint8Array>>,
-      );
+      const lanes = Array.from({ length: BUNDLES_PER_PROCESS }, () => search.indexer(lang));
       return drain(shards, lanes, onBundle);
     },
     async stageShards(shards, lang, stageOf, onStaged) {
-      const lane: Lane<StagedBundle> = (shard) =>
-        searcher.call({
-          shard: plainShard(shard),
-          lang,
-          stage: stageOf(shard),
-        }) as Promise<StagedBundle>;
+      const lane = search.stager(lang, stageOf);
       await drain(
         shards,
         Array.from({ length: BUNDLES_PER_PROCESS }, () => lane),
@@ -166,9 +165,24 @@ export function startBuildWorkers(): BuildWorkers {
       );
     },
     async close() {
-      await Promise.all([renderer.close(), searcher.close()]);
+      await Promise.all([renderer.close(), search.close()]);
     },
   };
+}
+
+/**
+ * The search worker. Graceful: it stops its Pagefind process before it ends. It answers with a
+ * bundle's files, or with what staging them did when the request says where to stage them
+ * (`ShardRequest.stage`).
+ */
+function startSearchWorker(): WorkerCalls<ShardRequest, SearchWorkerAnswer> {
+  return startWorkerCalls<ShardRequest, SearchWorkerAnswer>(
+    new URL('../site/search-worker.js', import.meta.url),
+    {
+      graceful: true,
+      resourceLimits: { maxYoungGenerationSizeMb: SEARCH_YOUNG_GENERATION_MB },
+    },
+  );
 }
 
 /** Workers shared by the builds of one session; see `keptBuildWorkers`. */

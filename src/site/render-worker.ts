@@ -9,6 +9,7 @@ import { renderAndStage, type StagedRenderInput } from './page-staging.js';
 import { serveCalls } from '../worker-calls.js';
 import { oneAtATime } from './one-at-a-time.js';
 import { jobRenderer } from './eleventy-renderer.js';
+import { warmDateFormats } from './date-formats-warm-up.js';
 
 // Eleventy registers a module resolve hook, which on Node 20 starts a thread of its own and
 // routes every later import through it, blocking this thread while it starts (~0.7 s of a
@@ -26,3 +27,7 @@ import('@11ty/eleventy').catch(() => undefined);
 // One renderer for the thread's life: it keeps Nunjucks' compiled templates between chunks.
 const render = jobRenderer();
 serveCalls(oneAtATime((input: StagedRenderInput) => renderAndStage(input, render)));
+
+// This thread starts at the pull's first change, ~0.3 s before an edit build's main thread
+// plans its pages and formats their dates: loading ICU's tables here spares that thread.
+warmDateFormats();

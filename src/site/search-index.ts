@@ -1,11 +1,12 @@
 /**
- * Builds one search bundle with Pagefind's Node API (`createIndex` → `addCustomRecord` →
- * `getFiles`). Records are made from the model rather than from rendered pages, so indexing
- * can run in Pagefind's own process while the templates render.
+ * Builds one search bundle with Pagefind's service (`NewIndex` → `AddRecord` each document →
+ * `GetFiles`, `pagefind-service.ts`). Records are made from the model rather than from
+ * rendered pages, so indexing can run in Pagefind's own process while the templates render.
  */
 import { SearchIndexError } from '../errors.js';
 import { stageBundle, type BundleStage, type StagedBundle } from './bundle-staging.js';
 import { htmlToText } from './html-text.js';
+import type { PagefindService, ServiceAnswer, ServiceRequest } from './pagefind-service.js';
 import type { SearchShard } from './search-plan.js';
 
 /** Files of a bundle nobody loads: the alternative UIs and the highlighter. */
@@ -22,55 +23,56 @@ export interface ShardRequest {
 /** A search worker's answer: the bundle's files, or what staging them did (`stage` given). */
 export async function answerShardRequest(
   request: ShardRequest,
+  pagefind: PagefindService,
 ): Promise<Map<string, Uint8Array> | StagedBundle> {
-  const files = await buildSearchShard(request.shard, request.lang);
+  const files = await buildSearchShard(request.shard, request.lang, pagefind);
   return request.stage === undefined ? files : stageBundle(files, request.stage);
 }
 
-/** Pagefind records this many at a time: enough to keep its process busy, bounded memory. */
-const RECORDS_IN_FLIGHT = 256;
-
 /**
  * The files of one bundle, by path relative to the language root (`pagefind/s0/pagefind.js`).
+ * Its records, the request for its files and the index's deletion go to Pagefind in one write,
+ * once the index exists (`pagefind-service.ts`): Pagefind handles them in that order.
  *
  * @throws {SearchIndexError} `E_SEARCH_INDEX` when Pagefind reports errors.
  */
 export async function buildSearchShard(
   shard: SearchShard,
   lang: string,
+  pagefind: PagefindService,
 ): Promise<Map<string, Uint8Array>> {
-  // Loaded with the first shard: a run that builds no search bundle never loads Pagefind.
-  const pagefind = await import('pagefind');
-  const created = await pagefind.createIndex({ forceLanguage: lang });
-  const index = created.index;
-  if (!index) throw searchError(created.errors);
-  try {
-    for (let start = 0; start < shard.docs.length; start += RECORDS_IN_FLIGHT) {
-      const answers = await Promise.all(
-        shard.docs.slice(start, start + RECORDS_IN_FLIGHT).map((doc) =>
-          index.addCustomRecord({
-            url: doc.url,
-            content: `${doc.title}. ${htmlToText(doc.html)}`,
-            language: lang,
-            meta: { title: doc.title },
-          }),
-        ),
-      );
-      const errors = answers.flatMap((answer) => answer.errors);
-      if (errors.length > 0) throw searchError(errors);
-    }
-    const result = await index.getFiles();
-    if (result.errors.length > 0) throw searchError(result.errors);
-    const files = new Map<string, Uint8Array>();
-    for (const file of result.files) {
-      const name = file.path.replace(/\\/g, '/');
-      if (UNUSED_BUNDLE_FILE.test(name)) continue;
-      files.set(`${shard.dir}/${name}`, file.content);
-    }
-    return files;
-  } finally {
-    await index.deleteIndex();
+  const [created] = pagefind.send([{ type: 'NewIndex', config: { force_language: lang } }]);
+  const { index_id: indexId } = (await created!) as ServiceAnswer & { index_id?: number };
+  if (typeof indexId !== 'number') throw searchError(['no index']);
+  const records: ServiceRequest[] = shard.docs.map((doc) => ({
+    type: 'AddRecord',
+    index_id: indexId,
+    url: doc.url,
+    content: `${doc.title}. ${htmlToText(doc.html)}`,
+    language: lang,
+    meta: { title: doc.title },
+  }));
+  const answers = pagefind.send([
+    ...records,
+    { type: 'GetFiles', index_id: indexId },
+    { type: 'DeleteIndex', index_id: indexId },
+  ]);
+  const settled = await Promise.allSettled(answers);
+  const failed = settled.find((answer) => answer.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
+  const got = settled[records.length] as PromiseFulfilledResult<ServiceAnswer>;
+  const files = new Map<string, Uint8Array>();
+  for (const file of (got.value as BundleFilesAnswer).files) {
+    const name = file.path.replace(/\\/g, '/');
+    if (UNUSED_BUNDLE_FILE.test(name)) continue;
+    files.set(`${shard.dir}/${name}`, Buffer.from(file.content, 'base64'));
   }
+  return files;
+}
+
+/** Pagefind's answer to `GetFiles`: each file's path and its bytes in base64. */
+interface BundleFilesAnswer extends ServiceAnswer {
+  files: { path: string; content: string }[];
 }
 
 function searchError(errors: readonly string[]): SearchIndexError {
