@@ -12,7 +12,7 @@
  * `close`, which waits for it to exit: only the thread that spawned it collects its exit
  * status. It does not keep the thread alive while no answer is awaited.
  */
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
@@ -72,6 +72,9 @@ export class PagefindService {
 
   /** Starts Pagefind's process now: its start overlaps whatever the caller does next. */
   constructor(env: NodeJS.ProcessEnv = process.env) {
+    // Node's child_process loaded here: this module is in the chunk of the build's workers,
+    // which a no-op run loads without starting any of them (bundled-cli.test.ts).
+    const { spawn } = process.getBuiltinModule('node:child_process');
     this.#child = spawn(pagefindBinary(env), ['--service'], {
       stdio: ['pipe', 'pipe', 'inherit'],
       env: pagefindEnv(env),
