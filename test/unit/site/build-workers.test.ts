@@ -5,7 +5,6 @@
  * process, and closing them leaves no Pagefind process behind, not even an exited one waiting
  * to be collected (a long `watch` builds many times).
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +21,7 @@ import { fixtureModel } from '../../helpers/fixture-model.js';
 import { storedBuild } from '../../helpers/site/stored-build.js';
 import { useTempStore } from '../../helpers/store/temp-store.js';
 import type { SiteModel } from '../../../src/site/site-model.js';
+import { pagefindChildren as pagefindChildrenOf } from '../../helpers/pagefind-children.js';
 
 const cache = useTempStore();
 let tmp: string;
@@ -41,16 +41,7 @@ function buildFromModel(model: SiteModel, options: Omit<BuildOptions, 'stored'>)
   return storedBuild(cache.store, model, options);
 }
 
-/** Pagefind processes that are children of this process: pid and state (`Z`: exited). */
-function pagefindChildren(): string[] {
-  const out = execFileSync('ps', ['-o', 'pid=,stat=,comm=', '--ppid', String(process.pid)], {
-    encoding: 'utf8',
-  });
-  return out
-    .split('\n')
-    .filter((line) => line.includes('pagefind'))
-    .map((line) => line.trim().split(/\s+/).slice(0, 2).join(' '));
-}
+const pagefindChildren = (): string[] => pagefindChildrenOf({ withState: true });
 
 describe('build workers', () => {
   it('write byte for byte what a build on this thread writes, search index included', async () => {

@@ -5,7 +5,7 @@
  * `E_SEARCH_INDEX`; a process that does not read does not hold the sending thread; closing
  * waits for the process to exit, so none is left to collect.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import * as pagefindApi from 'pagefind';
 import { PagefindService } from '../../../src/site/pagefind-service.js';
 import { buildSearchShard } from '../../../src/site/search-index.js';
 import type { SearchShard } from '../../../src/site/search-plan.js';
+import { pagefindChildren } from '../../helpers/pagefind-children.js';
 
 let service: PagefindService | undefined;
 afterEach(async () => {
@@ -48,17 +49,6 @@ async function filesFromApi(shard: SearchShard, lang: string): Promise<Map<strin
   const { files } = await index.getFiles();
   await index.deleteIndex();
   return new Map(files.map((file) => [`${shard.dir}/${file.path}`, Buffer.from(file.content)]));
-}
-
-/** Pids of this process's Pagefind children, exited ones waiting to be collected included. */
-function pagefindChildren(): string[] {
-  const out = execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(process.pid)], {
-    encoding: 'utf8',
-  });
-  return out
-    .split('\n')
-    .filter((line) => line.includes('pagefind'))
-    .map((line) => line.trim().split(/\s+/)[0]!);
 }
 
 describe("Pagefind's service", () => {

@@ -5,7 +5,6 @@
  * bundle, and this thread's process ends when its bundle is done, not before. The worker here
  * is a stand-in that records what it is asked.
  */
-import { execFileSync } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -16,6 +15,7 @@ import {
 import type { ShardRequest } from '../../../src/site/search-index.js';
 import type { SearchShard } from '../../../src/site/search-plan.js';
 import type { WorkerCalls } from '../../../src/worker-calls.js';
+import { pagefindChildren } from '../../helpers/pagefind-children.js';
 
 let indexers: SearchIndexers | undefined;
 afterEach(async () => {
@@ -49,17 +49,6 @@ function standInWorker() {
     };
   };
   return { start, asked, started: () => started };
-}
-
-/** Pids of this process's Pagefind children, exited ones waiting to be collected included. */
-function pagefindChildren(): string[] {
-  const out = execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(process.pid)], {
-    encoding: 'utf8',
-  });
-  return out
-    .split('\n')
-    .filter((line) => line.includes('pagefind'))
-    .map((line) => line.trim().split(/\s+/)[0]!);
 }
 
 describe('search indexers', () => {
