@@ -214,6 +214,19 @@ export class PagefindService {
   }
 }
 
+/**
+ * Starts Pagefind's process, or holds why it could not be started (no binary for this
+ * platform, say): a build reports that with the first bundle it asks for, as its own error,
+ * not when its workers start.
+ */
+export function startPagefind(): { pagefind?: PagefindService; failure?: unknown } {
+  try {
+    return { pagefind: new PagefindService() };
+  } catch (error) {
+    return { failure: error };
+  }
+}
+
 function searchError(message: string | undefined): SearchIndexError {
   return new SearchIndexError(
     `The search index could not be built: ${message ?? 'no answer from Pagefind'}`,

@@ -12,7 +12,7 @@
  */
 import type { WorkerCalls } from '../worker-calls.js';
 import type { StagedBundle, BundleStage } from './bundle-staging.js';
-import { PagefindService } from './pagefind-service.js';
+import { startPagefind, type PagefindService } from './pagefind-service.js';
 import { buildSearchShard, type ShardRequest } from './search-index.js';
 import { plainShard } from './search-docs.js';
 import type { SearchShard } from './search-plan.js';
@@ -41,14 +41,10 @@ export interface SearchIndexers {
 }
 
 export function searchIndexers(startSearchWorker: StartSearchWorker): SearchIndexers {
-  let here: PagefindService | undefined;
-  let failure: unknown;
-  try {
-    here = new PagefindService();
-  } catch (error) {
-    // Reported by the first bundle asked for, as the build's own error.
-    failure = error;
-  }
+  // A failure to start is reported by the first bundle asked for, as the build's own error.
+  const started = startPagefind();
+  let here: PagefindService | undefined = started.pagefind;
+  const failure = started.failure;
   /** Bundles this thread's process is indexing: it stops once they are done. */
   const busy = new Set<Promise<unknown>>();
   let stopped: Promise<void> | undefined;

@@ -6,16 +6,10 @@
  */
 import { serveCalls } from '../worker-calls.js';
 import { answerShardRequest, type ShardRequest } from './search-index.js';
-import { PagefindService } from './pagefind-service.js';
+import { startPagefind } from './pagefind-service.js';
 
-let pagefind: PagefindService | undefined;
-let failure: unknown;
-try {
-  pagefind = new PagefindService();
-} catch (error) {
-  // Reported by each request, as the build's own error.
-  failure = error;
-}
+// A failure to start is reported by each request, as the build's own error.
+const { pagefind, failure } = startPagefind();
 
 // Stopped before the thread ends: only this thread collects the process's exit status, so an
 // unwaited process would linger as a zombie (many of them in a long `watch`).
