@@ -43,25 +43,11 @@ export function* postChunks(posts: PostsColumns): Generator<string> {
 }
 
 /**
- * The digest of the chunks' texts, given one at a time (as read or as made): equal texts,
- * equal digest, so the posts read back from a record digest as the posts it was made from.
+ * The digest of the posts' chunks, made and let go one at a time: each text a part, so that the
+ * texts read back from a record (`stored-placement.ts`) digest as the posts they were made from.
  */
-export class ChunksDigest {
-  readonly #digest = new PartsDigest();
-
-  add(text: string): this {
-    this.#digest.add(text);
-    return this;
-  }
-
-  hex(): string {
-    return this.#digest.hex();
-  }
-}
-
-/** `ChunksDigest` of the posts' chunks, made and let go one at a time. */
 export function postsLayoutDigest(posts: PostsColumns): string {
-  const digest = new ChunksDigest();
+  const digest = new PartsDigest();
   for (const text of postChunks(posts)) digest.add(text);
   return digest.hex();
 }

@@ -15,7 +15,8 @@
 import { editedIds } from './edit-plan.js';
 import { addMediaUses, safePagePath } from './placed-entries.js';
 import { EDIT_WINDOW, PlacedPosts, postSourceOf } from './placed-posts.js';
-import { ChunksDigest, postChunks, type PostsChunk } from './placement-chunks.js';
+import { PartsDigest } from './digest.js';
+import { postChunks, type PostsChunk } from './placement-chunks.js';
 import { placeAround } from './site-placement.js';
 import { TextColumn } from './text-column.js';
 import type { PlacedSite, PlanOptions } from './site-plan.js';
@@ -205,7 +206,7 @@ function readColumns(posts: PlacementPosts, length: number): PostColumns | undef
     sticky: new Uint8Array(length),
     files: new TextColumn(length),
   };
-  const digest = new ChunksDigest();
+  const digest = new PartsDigest();
   let at = 0;
   for (const text of posts.chunks()) {
     digest.add(text);
