@@ -11,7 +11,7 @@
 import type { BuildWorkers, SearchBundles } from './build-workers.js';
 import { editedDocKeys, editedShards } from './edit-plan.js';
 import { entryDigest, safePagePath } from './placed-entries.js';
-import { PlacedSearchDoc } from './search-docs.js';
+import { PlacedSearchDoc, plainShard } from './search-docs.js';
 import {
   describedDoc,
   docsPerShardOf,
@@ -108,10 +108,15 @@ function indexAhead(
   workers: BuildWorkers,
 ): SearchAhead | undefined {
   if (shards.length === 0) return undefined;
-  const files = workers.indexShards(shards, lang);
+  // The documents read once, for the digests the plan compares now and for Pagefind's records.
+  const read = shards.map(plainShard);
+  // Sent once this thread first waits: the edit's plan and its render request come first
+  // without a wait, so making the records (each document's text, their JSON) does not delay
+  // the pages, and Pagefind indexes while they render.
+  const files = Promise.resolve().then(() => workers.indexShards(read, lang));
   // Awaited only if the plan uses it; a failure then fails the build as the plan's own would.
   files.catch(() => undefined);
-  return { shards: shards.map(({ index, digest }) => ({ index, digest })), files };
+  return { shards: read.map(({ index, digest }) => ({ index, digest })), files };
 }
 
 /**

@@ -36,6 +36,8 @@ export interface ServiceAnswer {
 interface Waiting {
   resolve(answer: ServiceAnswer): void;
   reject(error: Error): void;
+  /** For a `NewIndex`: the id it was sent expecting (`nextIndexId`). */
+  indexId?: number;
 }
 
 /** The byte that ends each message. */
@@ -67,6 +69,8 @@ export class PagefindService {
   /** Bytes of an answer not yet ended by its comma. */
   #partial: Buffer[] = [];
   #nextId = 0;
+  /** The id Pagefind gives the next index made (`nextIndexId`). */
+  #nextIndexId = 0;
   /** Why the process can no longer answer, once it cannot. */
   #failure: Error | undefined;
 
@@ -90,6 +94,20 @@ export class PagefindService {
   }
 
   /**
+   * The id Pagefind will give the index of the next `NewIndex` sent. Its service numbers
+   * indexes 0, 1, 2… in the order it is asked for them (a counter: an id is not given again
+   * after `DeleteIndex`), so a bundle's records can name their index in the write that makes
+   * it, rather than after its answer comes back: the thread that drives an edit's bundle plans
+   * for hundreds of milliseconds before it reads answers again, and the records waited for
+   * that (test/bench/RESULTS.md, i-edit13). Each `NewIndex` answer is checked against the id
+   * expected; any other id (or an error) stops the service, so that no bundle is built from
+   * records sent to another index.
+   */
+  get nextIndexId(): number {
+    return this.#nextIndexId;
+  }
+
+  /**
    * Sends `requests` in one write; one answer for each, in order. An `Error` answer rejects
    * with `SearchIndexError`.
    */
@@ -98,9 +116,11 @@ export class PagefindService {
     const answers = requests.map((payload) => {
       const id = ++this.#nextId;
       encoded.push(Buffer.from(JSON.stringify({ message_id: id, payload })).toString('base64'));
+      const indexId = payload.type === 'NewIndex' ? this.#nextIndexId++ : undefined;
       return new Promise<ServiceAnswer>((resolve, reject) => {
         if (this.#failure) reject(this.#failure);
-        else this.#waiting.set(id, { resolve, reject });
+        else
+          this.#waiting.set(id, { resolve, reject, ...(indexId === undefined ? {} : { indexId }) });
       });
     });
     if (this.#failure === undefined && encoded.length > 0) {
@@ -190,6 +210,15 @@ export class PagefindService {
     }
     const waiting = this.#waiting.get(id);
     if (waiting === undefined) return;
+    if (waiting.indexId !== undefined && payload.index_id !== waiting.indexId) {
+      // Records already sent name the expected id: none of this process's answers can be trusted.
+      this.#fail(
+        searchError(
+          `Pagefind made index ${String(payload.index_id ?? payload.type)} where ${waiting.indexId} was expected`,
+        ),
+      );
+      return;
+    }
     this.#waiting.delete(id);
     if (this.#waiting.size === 0) this.#setReferenced(false);
     if (payload.type === 'Error') waiting.reject(searchError(payload.message));

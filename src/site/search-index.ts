@@ -3,7 +3,6 @@
  * `GetFiles`, `pagefind-service.ts`). Records are made from the model rather than from
  * rendered pages, so indexing can run in Pagefind's own process while the templates render.
  */
-import { SearchIndexError } from '../errors.js';
 import { stageBundle, type BundleStage, type StagedBundle } from './bundle-staging.js';
 import { htmlToText } from './html-text.js';
 import type { PagefindService, ServiceAnswer, ServiceRequest } from './pagefind-service.js';
@@ -31,8 +30,10 @@ export async function answerShardRequest(
 
 /**
  * The files of one bundle, by path relative to the language root (`pagefind/s0/pagefind.js`).
- * Its records, the request for its files and the index's deletion go to Pagefind in one write,
- * once the index exists (`pagefind-service.ts`): Pagefind handles them in that order.
+ * The index's creation, its records, the request for its files and the index's deletion go to
+ * Pagefind in one write, before this returns (`pagefind-service.ts`: Pagefind handles them in
+ * that order, and the index's id is known before its answer): Pagefind indexes while the
+ * calling thread goes on with the build.
  *
  * @throws {SearchIndexError} `E_SEARCH_INDEX` when Pagefind reports errors.
  */
@@ -41,9 +42,7 @@ export async function buildSearchShard(
   lang: string,
   pagefind: PagefindService,
 ): Promise<Map<string, Uint8Array>> {
-  const [created] = pagefind.send([{ type: 'NewIndex', config: { force_language: lang } }]);
-  const { index_id: indexId } = (await created!) as ServiceAnswer & { index_id?: number };
-  if (typeof indexId !== 'number') throw searchError(['no index']);
+  const indexId = pagefind.nextIndexId;
   const records: ServiceRequest[] = shard.docs.map((doc) => ({
     type: 'AddRecord',
     index_id: indexId,
@@ -53,6 +52,7 @@ export async function buildSearchShard(
     meta: { title: doc.title },
   }));
   const answers = pagefind.send([
+    { type: 'NewIndex', config: { force_language: lang } },
     ...records,
     { type: 'GetFiles', index_id: indexId },
     { type: 'DeleteIndex', index_id: indexId },
@@ -60,7 +60,7 @@ export async function buildSearchShard(
   const settled = await Promise.allSettled(answers);
   const failed = settled.find((answer) => answer.status === 'rejected');
   if (failed !== undefined) throw failed.reason;
-  const got = settled[records.length] as PromiseFulfilledResult<ServiceAnswer>;
+  const got = settled[1 + records.length] as PromiseFulfilledResult<ServiceAnswer>;
   const files = new Map<string, Uint8Array>();
   for (const file of (got.value as BundleFilesAnswer).files) {
     const name = file.path.replace(/\\/g, '/');
@@ -73,10 +73,4 @@ export async function buildSearchShard(
 /** Pagefind's answer to `GetFiles`: each file's path and its bytes in base64. */
 interface BundleFilesAnswer extends ServiceAnswer {
   files: { path: string; content: string }[];
-}
-
-function searchError(errors: readonly string[]): SearchIndexError {
-  return new SearchIndexError(
-    `The search index could not be built: ${errors.join('; ') || 'no index'}`,
-  );
 }

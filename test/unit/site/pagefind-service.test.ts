@@ -1,8 +1,8 @@
 /**
  * Pagefind driven through its service protocol (`pagefind-service.ts`, `search-index.ts`): a
  * bundle's files are byte for byte those Pagefind's own Node API gets for the same records (the
- * oracle: the `pagefind` package, one message and one wait at a time); an error answer is an
- * `E_SEARCH_INDEX`; a process that does not read does not hold the sending thread; closing
+ * oracle: the `pagefind` package, one message and one wait at a time); a bundle's records reach
+ * Pagefind without waiting for its index's answer; an error answer is an `E_SEARCH_INDEX`; a process that does not read does not hold the sending thread; closing
  * waits for the process to exit, so none is left to collect.
  */
 import { spawn } from 'node:child_process';
@@ -74,6 +74,27 @@ describe("Pagefind's service", () => {
     for (const [file, bytes] of ours)
       expect(Buffer.from(bytes).equals(expected.get(file)!)).toBe(true);
     expect([...again]).toEqual([...ours]);
+  }, 60_000);
+
+  it("sends a bundle's records before the index's answer is read: Pagefind has them while this thread is busy", async () => {
+    const before = pagefindChildren();
+    service = new PagefindService();
+    // A first bundle, so that the next is not the process's first index.
+    await buildSearchShard(shardOf(2), 'pl', service);
+    const [pid] = pagefindChildren().filter((child) => !before.includes(child));
+    const readBytes = (): number =>
+      Number(/rchar: (\d+)/.exec(fs.readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1]);
+    const read = readBytes();
+    const files = buildSearchShard(shardOf(300), 'pl', service);
+    // This thread does not wait for an answer: it stays busy, as an edit build's thread plans.
+    // Waited for Pagefind's reads, not for a time (up to 20 s on a loaded machine).
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    for (let tries = 0; tries < 400 && readBytes() - read < 100_000; tries++)
+      Atomics.wait(pause, 0, 0, 50);
+    expect(readBytes() - read, 'bytes Pagefind read before an answer was').toBeGreaterThan(100_000);
+    expect([...(await files).keys()].filter((file) => file.includes('/fragment/'))).toHaveLength(
+      300,
+    );
   }, 60_000);
 
   it('rejects a request Pagefind answers with an error as E_SEARCH_INDEX', async () => {
