@@ -38,7 +38,8 @@ export function earlyWorkers(siteStage: Promise<WorkersSource>): EarlyWorkers {
       // A failure to load fails again, reported, in the build.
       starting ??= loaded.then(() => keptWorkers().warm()).catch(() => undefined);
     },
-    take: () => keptWorkers().take(),
+    // A run builds once: its render worker stops as soon as the build's pages are rendered.
+    take: () => keptWorkers().take({ last: true }),
     async close() {
       await starting;
       await kept?.close();

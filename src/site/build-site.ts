@@ -71,7 +71,15 @@ export interface BuildOptions extends Omit<PlanOptions, 'templatesHash'> {
   trace?: BuildTrace;
   /** Pages per Eleventy run; the pages of one are written while the next renders. @default 500 */
   renderChunkSize?: number;
+  /**
+   * Called once the pages are rendered, before the search bundles are awaited (`pages`), and
+   * once the bundles are indexed, before they are staged and committed (`bundles`).
+   */
+  finished?: BuildFinished | undefined;
 }
+
+/** What a build is done with: its renders, or its search bundles. */
+export type BuildFinished = (what: 'pages' | 'bundles') => void;
 
 export interface BuildPhases {
   /** Reading the theme and listing the output directory. */
@@ -187,7 +195,7 @@ export async function buildFromModel(
 
 /** One build past its plan, with its staging open. */
 export interface BuildRun {
-  options: Pick<BuildOptions, 'outDir' | 'renderChunkSize'>;
+  options: Pick<BuildOptions, 'outDir' | 'renderChunkSize' | 'finished'>;
   templatesDir: string;
   templates: TemplatesScan;
   plan: SitePlan;
@@ -226,6 +234,7 @@ export async function renderAndWrite(
     toRender(plan, known, kept),
     { ...known, ...rows, staging, chunkSize: run.options.renderChunkSize ?? RENDER_CHUNK },
   );
+  run.options.finished?.('pages');
   const warnings = [...plan.warnings, ...rendering.warnings];
   const outputs = [
     ...kept,
@@ -240,6 +249,7 @@ export async function renderAndWrite(
     await writeYielding(staging, outputs, known, rows),
   );
   const rebuilt = await search.searchFiles;
+  run.options.finished?.('bundles');
   // A bundle staged as it came is made, not kept: no files of its own are left to stage.
   for (const index of search.streamed?.indexes ?? []) rebuilt.set(index, new Map());
   const searchWritten = writeOutputs(

@@ -58,11 +58,25 @@ export interface BuildWorkers {
    */
   warmUp(templatesDir: string): void;
   /**
+   * An edit build is likely (the pull changed a few items): the Pagefind process that indexes
+   * its bundle from this thread starts now, so that its start overlaps the transform and the
+   * plan. A full build, which indexes in the search worker, starts none on this thread.
+   */
+  expectEdits?(): void;
+  /**
    * Has the renderer take the theme's code compiled by earlier runs from `compiles` with its
    * next request (the warm-up or the first render), and keep there what it compiles from then
    * on, so that a run after an edit compiles none of a theme that did not change.
    */
   useCompiles(compiles: CompileStore): void;
+  /**
+   * No page is rendered after this: the render worker stops now, while the build waits for
+   * Pagefind and commits (`close` waits for it). Its teardown (~30–60 ms of the thread's heap
+   * freed) was on the run's last steps, after the switch.
+   */
+  rendersDone?(): void;
+  /** No bundle is indexed after this: the search worker and Pagefind stop now, as above. */
+  indexingDone?(): void;
   /** Stops the workers, if any; calls still pending are rejected. */
   close(): Promise<void>;
 }
@@ -111,8 +125,9 @@ function inThisThread(): BuildWorkers {
 }
 
 /**
- * Starts the render worker and a Pagefind process now; the search worker is started by a full
- * build's first signal (`search-indexers.ts`). One search worker, and so one Pagefind
+ * Starts the render worker now; a Pagefind process on this thread is started by an expected
+ * edit build (`expectEdits`) or its first bundle, the search worker by a full build's first
+ * signal (`search-indexers.ts`). One search worker, and so one Pagefind
  * process, indexes `BUNDLES_PER_PROCESS` bundles at once. A second process (one a core) would
  * index up to ~1.3x as fast (two bundles at once take one process ~0.65 of the time of one
  * after the other), but each holds ~35 MB before its first document and grows with its
@@ -129,6 +144,8 @@ export function startBuildWorkers(): BuildWorkers {
     { resourceLimits: { maxYoungGenerationSizeMb: RENDER_YOUNG_GENERATION_MB } },
   );
   const search = searchIndexers(startSearchWorker);
+  let rendererStopped: Promise<void> | undefined;
+  let searchStopped: Promise<void> | undefined;
   let compiles: CompileStore | undefined;
   let unsent = false;
   const render = async (input: StagedRenderInput): Promise<StagedRenderResult> => {
@@ -148,6 +165,9 @@ export function startBuildWorkers(): BuildWorkers {
       // Whatever fails here fails again, reported, in the build's own render.
       render(warmUpInput(templatesDir)).catch(() => undefined);
     },
+    expectEdits() {
+      search.startPagefind();
+    },
     useCompiles(store) {
       compiles = store;
       unsent = true;
@@ -164,8 +184,17 @@ export function startBuildWorkers(): BuildWorkers {
         onStaged,
       );
     },
+    rendersDone() {
+      rendererStopped ??= renderer.close();
+      // Awaited by `close`.
+      rendererStopped.catch(() => undefined);
+    },
+    indexingDone() {
+      searchStopped ??= search.close();
+      searchStopped.catch(() => undefined);
+    },
     async close() {
-      await Promise.all([renderer.close(), search.close()]);
+      await Promise.all([rendererStopped ?? renderer.close(), searchStopped ?? search.close()]);
     },
   };
 }
@@ -187,8 +216,13 @@ function startSearchWorker(): WorkerCalls<ShardRequest, SearchWorkerAnswer> {
 
 /** Workers shared by the builds of one session; see `keptBuildWorkers`. */
 export interface KeptBuildWorkers {
-  /** The session's workers for one more build; closing what it gets does not stop them. */
-  take(): BuildWorkers;
+  /**
+   * The session's workers for one more build; closing what it gets does not stop them. The
+   * session's last build (`last`: a `run`'s only one) stops each worker once it is done with
+   * it (`rendersDone`, `indexingDone`); another build leaves them for the next.
+   * @default not last
+   */
+  take(options?: { last?: boolean }): BuildWorkers;
   /** Starts the workers now, so that the first build does not wait for them. */
   warm(): void;
   /** Stops the workers (at the end of the session). */
@@ -208,7 +242,7 @@ export function keptBuildWorkers(buildsPerSet = 50): KeptBuildWorkers {
     warm() {
       current ??= { workers: startBuildWorkers(), builds: 0 };
     },
-    take() {
+    take(options) {
       if (current && current.builds >= buildsPerSet) {
         retired.push(current.workers.close());
         current = undefined;
@@ -220,6 +254,8 @@ export function keptBuildWorkers(buildsPerSet = 50): KeptBuildWorkers {
         ...workers,
         // Warm after its first build.
         warmUp: builds === 1 ? workers.warmUp : () => undefined,
+        rendersDone: () => (options?.last === true ? workers.rendersDone?.() : undefined),
+        indexingDone: () => (options?.last === true ? workers.indexingDone?.() : undefined),
         close: () => Promise.resolve(),
       };
     },

@@ -9,7 +9,12 @@
 import type { SavedState } from '../store/build-state-repo.js';
 import type { PlacementChange, Store } from '../store/index.js';
 import { MANIFEST_VERSION, type ManifestFile } from './build-manifest.js';
-import { renderAndWrite, type BuildReport, type StagedBuild } from './build-site.js';
+import {
+  renderAndWrite,
+  type BuildFinished,
+  type BuildReport,
+  type StagedBuild,
+} from './build-site.js';
 import type { BuildTrace } from './build-trace.js';
 import type { BuildWorkers, SearchBundles } from './build-workers.js';
 import { RENDER_CHUNK } from './chunked-render.js';
@@ -47,6 +52,8 @@ export interface EditBuildOptions {
    * (`pagesThenSearch`): for `watch`, where the page is what a save waits for. @default false
    */
   pagesFirst?: boolean | undefined;
+  /** Called once the pages are rendered, and once the bundles are (`BuildOptions.finished`). */
+  finished?: BuildFinished | undefined;
 }
 
 /** What an edit build did, besides the report: for `recordChanges`. */
@@ -97,7 +104,11 @@ export async function buildEdited(
     (shards) => options.workers.indexShards(shards, options.lang),
   );
   const run = {
-    options: { outDir: options.outDir, renderChunkSize: RENDER_CHUNK },
+    options: {
+      outDir: options.outDir,
+      renderChunkSize: RENDER_CHUNK,
+      finished: options.finished,
+    },
     templatesDir,
     // The theme is the last build's (same hash): its assets are on disk as recorded.
     templates: { ...templates, assets: [] },
@@ -220,8 +231,14 @@ async function pagesThenSearch(
   for (const [file, row] of known.before)
     (inShard(file) ? bundlesBefore : pagesBefore).set(file, row);
   const pagesKnown: KnownOutput = { before: pagesBefore, onDisk: known.onDisk };
+  // Each switch says only what it made: the bundles are indexed after the first.
   const pages = await inOneSwitch(
-    { ...run, known: pagesKnown, plan: { ...plan, search: { ...plan.search, shards: [] } } },
+    {
+      ...run,
+      options: { ...run.options, finished: only('pages', run.options.finished) },
+      known: pagesKnown,
+      plan: { ...plan, search: { ...plan.search, shards: [] } },
+    },
     { searchFiles: Promise.resolve(new Map()), bundleFiles: search.bundleFiles },
     options.trace,
   );
@@ -231,7 +248,12 @@ async function pagesThenSearch(
   );
   const bundlesKnown: KnownOutput = { before: bundlesBefore, onDisk: known.onDisk };
   const bundles = await inOneSwitch(
-    { ...run, known: bundlesKnown, plan: { ...plan, jobs: new PlannedJobs([]), files: [] } },
+    {
+      ...run,
+      options: { ...run.options, finished: only('bundles', run.options.finished) },
+      known: bundlesKnown,
+      plan: { ...plan, jobs: new PlannedJobs([]), files: [] },
+    },
     { searchFiles: search.start(), bundleFiles: search.bundleFiles },
     options.trace,
   );
@@ -240,6 +262,13 @@ async function pagesThenSearch(
     rendered: pages.rendered,
     warnings: pages.warnings,
     commit: (stamp) => bundles.commit(stamp),
+  };
+}
+
+/** `finished`, told only of `part`. */
+function only(part: 'pages' | 'bundles', finished: BuildFinished | undefined): BuildFinished {
+  return (what) => {
+    if (what === part) finished?.(what);
   };
 }
 

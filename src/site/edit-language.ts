@@ -40,17 +40,16 @@ export async function buildEditedLanguage(
     model: (streamPosts: boolean) => ModelFromStore;
   },
 ): Promise<EditedLanguage | undefined> {
-  const { lang, options, prepared } = job;
-  const state = prepared.state;
+  const { lang, options } = job;
+  const { state, pathsDigest } = job.prepared;
   const key = transformKey(settings.transform);
   if (
     options.force === true ||
     !options.pulled ||
     !mayEdit(state, { siteDigest: context.siteDigest, templatesHash: job.templatesHash, key }) ||
     !topLevelIntact(context.outDir, store.buildState.topLevelNames(lang))
-  ) {
+  )
     return undefined;
-  }
   const changed = store.buildState.changedSince(lang, state, EDIT_LIMIT);
   if (changed === undefined) return undefined;
   let modelSeconds = 0;
@@ -80,6 +79,7 @@ export async function buildEditedLanguage(
     workers: job.workers(),
     trace: options.trace,
     pagesFirst: options.pagesFirst,
+    finished: job.finished,
   });
   if (edited === undefined) return undefined;
   const { report } = edited;
@@ -91,7 +91,7 @@ export async function buildEditedLanguage(
       siteDigest: context.siteDigest,
       sourcesAt: job.sourcesAt,
       transformVersion: key,
-      pathsDigest: prepared.pathsDigest,
+      pathsDigest,
       layoutDigest: edited.layoutDigest,
     },
   );

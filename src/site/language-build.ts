@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { Settings } from '../config/settings.js';
 import type { Store } from '../store/index.js';
-import type { BuildReport } from './build-site.js';
+import type { BuildFinished, BuildReport } from './build-site.js';
 import type { LanguageBuild } from './build-summary.js';
 import type { BuildTrace } from './build-trace.js';
 import type { BuildWorkers } from './build-workers.js';
@@ -34,6 +34,12 @@ export interface LanguageJob {
   /** Started on first use: a language that turns out to be unchanged renders nothing. */
   workers: () => BuildWorkers;
   /**
+   * Called once the language's pages are rendered (`pages`; its search bundles may still be
+   * indexed) and once its bundles are (`bundles`): when no language after it builds, the
+   * worker it was done with can stop then. @default nothing
+   */
+  finished?: BuildFinished;
+  /**
    * Has the render worker run the theme once before a full plan (at most once a build; see
    * `runBuild`), so that its first chunk does not pay Eleventy's first run.
    */
@@ -49,12 +55,7 @@ export async function buildLanguage(
   const started = performance.now() - prepared.seconds * 1000;
   const outDir = path.join(settings.output, lang);
   const siteDigest = siteDigestOf(store, settings, job);
-  const { state } = prepared;
-  if (
-    languageUnchanged(prepared.quiet, state, { siteDigest, templatesHash: job.templatesHash }) &&
-    outputHoldsBuild(outDir, state) &&
-    topLevelIntact(outDir, store.buildState.topLevelNames(lang))
-  ) {
+  if (unchangedSince(store, job, outDir, siteDigest)) {
     options.onLine?.(`${lang}: nothing changed since the last build, skipped`);
     return languageResult(undefined, prepared, 0, outDir, started, []);
   }
@@ -64,8 +65,40 @@ export async function buildLanguage(
   return rebuildLanguage(store, settings, job, { outDir, siteDigest, started });
 }
 
+/** What a language's build needs to know whether it is skipped. */
+export type SkipCheck = Pick<
+  LanguageJob,
+  'lang' | 'languages' | 'prepared' | 'othersDigest' | 'templatesHash'
+>;
+
+/**
+ * Whether `buildLanguage` skips the language: decided from the cache and the output alone,
+ * so a run can tell before it builds an earlier language (`runBuild`: the last that renders).
+ */
+export function languageSkipped(store: Store, settings: Settings, job: SkipCheck): boolean {
+  const outDir = path.join(settings.output, job.lang);
+  return unchangedSince(store, job, outDir, siteDigestOf(store, settings, job));
+}
+
+/** Nothing of the language changed since its last complete build, whose files are all there. */
+function unchangedSince(store: Store, job: SkipCheck, outDir: string, siteDigest: string): boolean {
+  const { state } = job.prepared;
+  return (
+    languageUnchanged(job.prepared.quiet, state, {
+      siteDigest,
+      templatesHash: job.templatesHash,
+    }) &&
+    outputHoldsBuild(outDir, state) &&
+    topLevelIntact(outDir, store.buildState.topLevelNames(job.lang))
+  );
+}
+
 /** Whatever every page of the language shows besides its items and the theme. */
-function siteDigestOf(store: Store, settings: Settings, job: LanguageJob): string {
+function siteDigestOf(
+  store: Store,
+  settings: Settings,
+  job: Pick<LanguageJob, 'lang' | 'languages' | 'othersDigest'>,
+): string {
   return digestOf({
     info: store.siteInfo.get(job.lang)?.data ?? null,
     languages: job.languages,

@@ -74,6 +74,7 @@ export async function rebuildLanguage(
     postsPerPage: settings.build.postsPerPage,
     workers: job.workers(),
     trace: options.trace,
+    finished: job.finished,
   });
   recordStoredBuild(store, lang, report, {
     siteDigest,

@@ -20,7 +20,12 @@ import { startBuildWorkers, type BuildWorkers } from './build-workers.js';
 import { storedCompiles } from './stored-compiles.js';
 import { digestOf } from './digest.js';
 import { EDIT_LIMIT } from './edit-limit.js';
-import { buildLanguage } from './language-build.js';
+import {
+  buildLanguage,
+  languageSkipped,
+  type LanguageJob,
+  type SkipCheck,
+} from './language-build.js';
 import { canonicalOrder, switcherLanguages } from './language-order.js';
 import { checkOutputDir } from './output-dir-check.js';
 import { recoverOutput } from './output-switch.js';
@@ -111,9 +116,12 @@ export async function runBuild(
   };
   // Sent now, the warm-up runs while this thread transforms and plans. After a pull of a few
   // changes the build is most likely an edit build, whose plan is short: its pages would wait
-  // behind the warm-up (5 of 8 traced runs, test/bench/RESULTS.md, i-edit11), so it is sent
-  // only if a language falls back to a full plan (`LanguageJob.warmUp`).
-  if (mayRender(languages, options) && !fewPulledChanges(languages, options)) warmUp();
+  // behind the warm-up (i-edit11), so it is sent only if a language falls back to a full plan
+  // (`LanguageJob.warmUp`); the edit build's Pagefind process starts now instead.
+  if (mayRender(languages, options)) {
+    if (fewPulledChanges(languages, options)) workersFor().expectEdits?.();
+    else warmUp();
+  }
   try {
     // Every language is transformed before any is built: a page's language switcher and
     // hreflang alternates need the site paths of its translations in the other languages.
@@ -126,28 +134,83 @@ export async function runBuild(
       offloadFrom: options.offloadTransformFrom,
       built: languages,
     });
-    for (const lang of languages) {
-      const others = shown
-        .filter((other) => other !== lang)
-        .map((other) => [other, pairsById ? (prepared.get(other)?.pathsDigest ?? null) : null]);
-      const result = await buildLanguage(store, settings, {
-        lang,
-        languages: shown,
-        options: { ...options, pulled: options.pulledChanges !== undefined, trace },
-        prepared: prepared.get(lang) as PreparedLanguage,
-        othersDigest: digestOf(others),
-        sourcesAt,
-        templatesHash,
-        workers: workersFor,
-        warmUp,
-      });
-      addToTotal(summary, lang, result);
-    }
+    const jobs = skipChecks(languages, shown, prepared, { pairsById, templatesHash });
+    await buildInOrder(store, settings, jobs, {
+      summary,
+      base: { options: { ...options, pulled: options.pulledChanges !== undefined, trace } },
+      sourcesAt,
+      workersFor,
+      workers: () => workers,
+      warmUp,
+    });
   } finally {
     await workers?.close();
   }
   summary.total.wallSeconds = (performance.now() - started) / 1000;
   return summary;
+}
+
+/**
+ * Builds each language in turn; the last that builds lets each worker go as soon as it is
+ * done with it (`LanguageJob.finished`).
+ */
+async function buildInOrder(
+  store: Store,
+  settings: Settings,
+  jobs: readonly SkipCheck[],
+  run: {
+    summary: BuildSummary;
+    base: Pick<LanguageJob, 'options'>;
+    sourcesAt: string;
+    workersFor: () => BuildWorkers;
+    /** The workers, if started. */
+    workers: () => BuildWorkers | undefined;
+    warmUp: () => void;
+  },
+): Promise<void> {
+  /** No language after the `at`th is built: each is skipped. */
+  const lastToBuild = (at: number): boolean =>
+    jobs.slice(at + 1).every((later) => languageSkipped(store, settings, later));
+  for (const [at, job] of jobs.entries()) {
+    const result = await buildLanguage(store, settings, {
+      ...job,
+      ...run.base,
+      sourcesAt: run.sourcesAt,
+      workers: run.workersFor,
+      warmUp: run.warmUp,
+      // The languages after are checked only once the pages or bundles are made.
+      finished: (what) => {
+        if (!lastToBuild(at)) return;
+        if (what === 'pages') run.workers()?.rendersDone?.();
+        else run.workers()?.indexingDone?.();
+      },
+    });
+    addToTotal(run.summary, job.lang, result);
+  }
+}
+
+/** What each language's build is told of the others, and what decides whether it is skipped. */
+function skipChecks(
+  languages: readonly string[],
+  shown: readonly string[],
+  prepared: ReadonlyMap<string, PreparedLanguage>,
+  context: { pairsById: boolean; templatesHash: string },
+): SkipCheck[] {
+  return languages.map((lang) => {
+    const others = shown
+      .filter((other) => other !== lang)
+      .map((other) => [
+        other,
+        context.pairsById ? (prepared.get(other)?.pathsDigest ?? null) : null,
+      ]);
+    return {
+      lang,
+      languages: shown,
+      prepared: prepared.get(lang) as PreparedLanguage,
+      othersDigest: digestOf(others),
+      templatesHash: context.templatesHash,
+    };
+  });
 }
 
 /** False only when the pull says no language changed (the usual scheduled no-op run). */

@@ -4,11 +4,13 @@
  * alone (Node compiling its internal modules again for the thread) cost more CPU than this
  * thread spends sending one bundle's ~620 records and reading its files back, and on 2 cores
  * every thread competes with the render worker and Pagefind. So an edit's bundles are indexed
- * from this thread, with a Pagefind process started at once (its start overlaps the rest of
- * the pull and the plan). A full build indexes every bundle while this thread writes files:
- * its signal (`startWorker`: the render worker's warm-up, sent for a full build, or its first
- * staged bundles) starts the search worker, and this thread's Pagefind process is stopped once
- * it has no bundle left, so that one process at a time holds an index's memory.
+ * from this thread, by a Pagefind process started when an edit build is expected
+ * (`startPagefind`: the pull changed few items, so its start overlaps the transform and the
+ * plan) or by the first bundle. A full build indexes every bundle while this thread writes
+ * files: its signal (`startWorker`: the render worker's warm-up, sent for a full build, or its
+ * first staged bundles) starts the search worker, and this thread starts no Pagefind process
+ * (one already started stops once it has no bundle left), so that one process at a time holds
+ * an index's memory.
  */
 import type { WorkerCalls } from '../worker-calls.js';
 import type { StagedBundle, BundleStage } from './bundle-staging.js';
@@ -36,19 +38,29 @@ export interface SearchIndexers {
   ): (shard: SearchShard) => Promise<StagedBundle>;
   /** A full build is coming: starts the worker now; this thread's process stops when idle. */
   startWorker(): void;
+  /** An edit build is coming: starts this thread's Pagefind process now, unless the worker is. */
+  startPagefind(): void;
   /** Stops this thread's Pagefind process and the worker, whichever are running. */
   close(): Promise<void>;
 }
 
 export function searchIndexers(startSearchWorker: StartSearchWorker): SearchIndexers {
+  let here: PagefindService | undefined;
   // A failure to start is reported by the first bundle asked for, as the build's own error.
-  const started = startPagefind();
-  let here: PagefindService | undefined = started.pagefind;
-  const failure = started.failure;
+  let failure: unknown;
+  let pagefindStarted = false;
   /** Bundles this thread's process is indexing: it stops once they are done. */
   const busy = new Set<Promise<unknown>>();
   let stopped: Promise<void> | undefined;
   let worker: WorkerCalls<ShardRequest, SearchWorkerAnswer> | undefined;
+
+  const hereStarted = (): PagefindService | undefined => {
+    if (!pagefindStarted && worker === undefined) {
+      pagefindStarted = true;
+      ({ pagefind: here, failure } = startPagefind());
+    }
+    return here;
+  };
 
   const startWorker = (): WorkerCalls<ShardRequest, SearchWorkerAnswer> => {
     if (worker !== undefined) return worker;
@@ -60,8 +72,9 @@ export function searchIndexers(startSearchWorker: StartSearchWorker): SearchInde
   };
 
   const indexHere = (shard: SearchShard, lang: string): Promise<Map<string, Uint8Array>> => {
-    if (here === undefined) return Promise.reject(failure);
-    const files = buildSearchShard(shard, lang, here);
+    const pagefind = hereStarted();
+    if (pagefind === undefined) return Promise.reject(failure);
+    const files = buildSearchShard(shard, lang, pagefind);
     busy.add(files);
     const done = (): boolean => busy.delete(files);
     files.then(done, done);
@@ -82,6 +95,7 @@ export function searchIndexers(startSearchWorker: StartSearchWorker): SearchInde
         stage: stageOf(shard),
       }) as Promise<StagedBundle>,
     startWorker: () => void startWorker(),
+    startPagefind: () => void hereStarted(),
     async close() {
       const last = here;
       here = undefined;

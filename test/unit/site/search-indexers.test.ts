@@ -1,9 +1,10 @@
 /**
  * Where a build's search bundles are indexed (`search-indexers.ts`): an edit's bundle by a
- * Pagefind process this thread drives, with no search worker started (a thread's start costs
- * more than the bundle's messages); once a full build signals, the worker indexes every later
- * bundle, and this thread's process ends when its bundle is done, not before. The worker here
- * is a stand-in that records what it is asked.
+ * Pagefind process this thread drives, started when an edit build is expected, with no search
+ * worker started (a thread's start costs more than the bundle's messages); once a full build
+ * signals, the worker indexes every later bundle, and this thread's process ends when its
+ * bundle is done, not before; a full build starts no Pagefind process on this thread at all.
+ * The worker here is a stand-in that records what it is asked.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -56,7 +57,8 @@ describe('search indexers', () => {
     const before = pagefindChildren();
     const worker = standInWorker();
     indexers = searchIndexers(worker.start);
-    // Started at once, before any bundle is asked for.
+    indexers.startPagefind();
+    // Started when an edit build is expected, before any bundle is asked for.
     expect(pagefindChildren().filter((pid) => !before.includes(pid))).toHaveLength(1);
     const files = await indexers.indexer('pl')(shardOf(12));
     expect(files.has('pagefind/s0/pagefind.js')).toBe(true);
@@ -92,6 +94,23 @@ describe('search indexers', () => {
     for (let tries = 0; tries < 200 && started().length > 0; tries++) await delay(50);
     expect(started()).toEqual([]);
   }, 60_000);
+
+  it('start no Pagefind process on this thread for a full build', async () => {
+    const before = pagefindChildren();
+    const started = (): string[] => pagefindChildren().filter((pid) => !before.includes(pid));
+    const worker = standInWorker();
+    indexers = searchIndexers(worker.start);
+    // Spawning is synchronous: a process started here would be listed at once.
+    expect(started()).toEqual([]);
+    indexers.startWorker();
+    const files = await indexers.indexer('pl')(shardOf(3, 2));
+    await indexers.stager('pl', () => ({ root: '/r', dir: '/d', previous: new Map() }))(
+      shardOf(2, 4),
+    );
+    expect([...files.keys()]).toEqual(['pagefind/s2/from-worker']);
+    expect(worker.asked.map((request) => request.shard.index)).toEqual([2, 4]);
+    expect(started()).toEqual([]);
+  });
 
   it('start the worker for staged bundles even without the signal', async () => {
     const worker = standInWorker();

@@ -1,8 +1,9 @@
 /**
  * Issue 17: a one-edit run waits for its one search bundle, so the build workers start a
- * Pagefind process as soon as they start (while the main thread transforms and plans; an
- * edit's bundle is indexed by it from the main thread, `search-indexers.ts`), not with the
- * first bundle; closing the workers still leaves no Pagefind process behind.
+ * Pagefind process as soon as an edit build is expected (`expectEdits`: while the main thread
+ * transforms and plans; an edit's bundle is indexed by it from the main thread,
+ * `search-indexers.ts`), not with the first bundle, and none before (a full build indexes in
+ * the search worker); closing the workers still leaves no Pagefind process behind.
  * That process runs with jemalloc's thread cache raised to 64 KB in its environment (pagefind-env.ts).
  */
 import { execFileSync } from 'node:child_process';
@@ -26,17 +27,20 @@ function pagefindChildren(): string[] {
 }
 
 describe('the build workers', () => {
-  it('starts Pagefind before it is given a bundle, and stops it on close', async () => {
+  it('starts Pagefind when an edit build is expected, before it is given a bundle, and stops it on close', async () => {
     expect(pagefindChildren()).toEqual([]);
     workers = startBuildWorkers();
-    // No bundle is asked for: only the workers' own start may start Pagefind. (A loaded
+    // Spawning is synchronous: a process started with the workers would be listed at once.
+    expect(pagefindChildren(), 'no Pagefind process before an edit build is expected').toEqual([]);
+    workers.expectEdits?.();
+    // No bundle is asked for: only the expected edit build may start Pagefind. (A loaded
     // machine may take seconds; this waits for the process, not a time.)
     let children: string[] = [];
     for (let tries = 0; tries < 300 && children.length === 0; tries++) {
       await delay(100);
       children = pagefindChildren();
     }
-    expect(children, 'a Pagefind process started with the workers').toHaveLength(1);
+    expect(children, 'a Pagefind process started for the edit build').toHaveLength(1);
     const pid = children[0]!.trim().split(/\s+/)[0]!;
     const environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
     expect(environ).toContain('_RJEM_MALLOC_CONF=tcache_max:65536');
