@@ -8,7 +8,13 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { renderAndStage, type StagedRenderInput, type StagedRenderResult } from './page-staging.js';
+import {
+  renderAndStage,
+  type RenderWorkerRequest,
+  type StagedRenderInput,
+  type StagedRenderResult,
+} from './page-staging.js';
+import type { RenderTarget } from './eleventy-run.js';
 import { startWorkerCalls, type WorkerCalls } from '../worker-calls.js';
 import { oneAtATime } from './one-at-a-time.js';
 import { buildSearchShard, type ShardRequest } from './search-index.js';
@@ -64,6 +70,11 @@ export interface BuildWorkers {
    */
   expectEdits?(): void;
   /**
+   * Has the renderer start its next Eleventy run for `target` now, so that the edit build's
+   * render request, a few hundred ms later, only gives it its pages (`JobRenderer.prepare`).
+   */
+  prepare(target: RenderTarget): void;
+  /**
    * Has the renderer take the theme's code compiled by earlier runs from `compiles` with its
    * next request (the warm-up or the first render), and keep there what it compiles from then
    * on, so that a run after an edit compiles none of a theme that did not change.
@@ -116,8 +127,10 @@ function inThisThread(): BuildWorkers {
         onStaged,
       );
     },
-    // On this thread a warm-up would only delay what this thread does next.
+    // On this thread a warm-up would only delay what this thread does next, and a prepared
+    // run would wait for its pages on the thread that plans them.
     warmUp: () => undefined,
+    prepare: () => undefined,
     // `renderAndStage` here renders with a fresh Eleventy run that keeps no compiled code.
     useCompiles: () => undefined,
     close: () => Promise.resolve(),
@@ -138,7 +151,7 @@ function inThisThread(): BuildWorkers {
 export function startBuildWorkers(): BuildWorkers {
   // Before the threads start and this thread reads the cache: the build's peak is mostly heap.
   limitHeapGrowth();
-  const renderer = startWorkerCalls<StagedRenderInput, StagedRenderResult>(
+  const renderer = startWorkerCalls<RenderWorkerRequest, StagedRenderResult | null>(
     // `../site/`: the same file from the bundled CLI (`dist/cli/`, scripts/bundle-cli.mjs).
     new URL('../site/render-worker.js', import.meta.url),
     { resourceLimits: { maxYoungGenerationSizeMb: RENDER_YOUNG_GENERATION_MB } },
@@ -154,6 +167,7 @@ export function startBuildWorkers(): BuildWorkers {
     const result = await renderer.call(
       stored === undefined ? input : { ...input, compiled: stored },
     );
+    if (result === null) throw new Error('Internal error: the render worker answered no pages.');
     if (result.compiled !== undefined && result.compiled.size > 0) compiles?.keep(result.compiled);
     return result;
   };
@@ -167,6 +181,10 @@ export function startBuildWorkers(): BuildWorkers {
     },
     expectEdits() {
       search.startPagefind();
+    },
+    prepare(target) {
+      // Whatever fails here fails again, reported, in the build's own render.
+      renderer.call({ prepare: target }).catch(() => undefined);
     },
     useCompiles(store) {
       compiles = store;

@@ -9,28 +9,19 @@
  * `&` or `'` as HTML).
  */
 import path from 'node:path';
-import type { EleventyPageResult, EleventyUserConfig } from '@11ty/eleventy';
+import type { EleventyPageResult } from '@11ty/eleventy';
 import { InputError, UnsafePathError } from '../errors.js';
-import { relativeSitePath } from '../transform/index.js';
 import { safeRelativeFile } from './safe-output-path.js';
 import { NunjucksCompileCache, type CompiledTemplates } from './nunjucks-compile-cache.js';
 import { JOB_KINDS, type CmsGlobalData, type Job, type JobKind } from './template-data.js';
+import { startEleventyRun, type EleventyRun, type RenderTarget } from './eleventy-run.js';
+import { themeDigest } from './template-files.js';
 
 const JOB_PERMALINK = /^\/_cms-job\/(\d+)\/(?:index\.html)?$/;
 
-/**
- * Template formats a theme may use; the default theme is Nunjucks. Markdown and plain HTML
- * are left out on purpose: a theme's README.md or an HTML snippet under `assets/` must not
- * turn into pages.
- */
-const TEMPLATE_FORMATS = ['njk', '11ty.js', 'liquid'];
-
-export interface RenderInput {
-  templatesDir: string;
+export interface RenderInput extends RenderTarget {
   global: Omit<CmsGlobalData, 'jobs'>;
   jobs: readonly Job[];
-  /** Directory given to Eleventy as its output (nothing is written there). */
-  outDir: string;
   /**
    * The theme's code compiled by earlier processes (the cache file's `nunjucks_compiles`),
    * for a renderer that keeps compiled code (`jobRenderer`); others compile as they would.
@@ -53,18 +44,70 @@ export interface RenderResult {
 
 export type RenderJobs = (input: RenderInput) => Promise<RenderResult>;
 
+/** A renderer that can start its next Eleventy run before the jobs come (`prepare`). */
+export interface JobRenderer {
+  readonly render: RenderJobs;
+  /**
+   * Starts the next run for `target` now: Eleventy's config, the theme's walk and front matter
+   * are done while the caller still plans its pages, and the next `render` of the same target
+   * only gives the run its jobs. Ignored while a prepared run waits. Resolves once the
+   * prepared run waits for its jobs (`EleventyRun.waiting`); nothing needs to wait for that.
+   */
+  prepare(target: RenderTarget): Promise<void>;
+}
+
+/** A run started by `prepare`, with the theme's digest as it was when the run started. */
+interface PreparedRun {
+  run: EleventyRun;
+  theme: string | undefined;
+}
+
 /**
  * A renderer for a thread that renders run after run (the render worker): Nunjucks' compiled
  * templates are kept from one of its runs to the next (`nunjucks-compile-cache.ts`), it takes
  * those an input brings from earlier processes, and each result hands back those it compiled.
- * Its runs must not overlap (`one-at-a-time.ts`).
+ * Its runs must not overlap (`one-at-a-time.ts`), and `prepare` must not be called while one
+ * renders.
+ *
+ * A prepared run is used only if the theme is as it was when the run started (its digest then
+ * and at the request, `themeDigest`), so that a theme edited in between (`watch`) never renders
+ * from what Eleventy read before; otherwise, or for another target, it is cancelled and the
+ * request starts a run of its own.
  */
-export function jobRenderer(): RenderJobs {
+export function jobRenderer(): JobRenderer {
   const compiles = new NunjucksCompileCache();
-  return async (input) => {
-    if (input.compiled !== undefined) compiles.adopt(input.compiled);
-    const result = await renderJobs(input, compiles);
-    return { ...result, compiled: compiles.takeCompiled() };
+  let prepared: PreparedRun | undefined;
+  const takePrepared = async (target: RenderTarget): Promise<EleventyRun | undefined> => {
+    const taken = prepared;
+    prepared = undefined;
+    if (taken === undefined) return undefined;
+    const { run, theme } = taken;
+    if (
+      run.target.templatesDir === target.templatesDir &&
+      run.target.outDir === target.outDir &&
+      theme !== undefined &&
+      theme === themeDigest(target.templatesDir)
+    ) {
+      return run;
+    }
+    await run.cancel();
+    return undefined;
+  };
+  return {
+    async render(input) {
+      if (input.compiled !== undefined) compiles.adopt(input.compiled);
+      const run = (await takePrepared(input)) ?? startEleventyRun(input, compiles);
+      const result = await finishRun(run, input);
+      return { ...result, compiled: compiles.takeCompiled() };
+    },
+    prepare(target) {
+      if (prepared === undefined) {
+        // Taken before Eleventy reads anything of the theme.
+        const theme = themeDigest(target.templatesDir);
+        prepared = { run: startEleventyRun(target, compiles), theme };
+      }
+      return prepared.run.waiting;
+    },
   };
 }
 
@@ -79,6 +122,11 @@ export async function renderJobs(
   input: RenderInput,
   compiles?: NunjucksCompileCache,
 ): Promise<RenderResult> {
+  return finishRun(startEleventyRun(input, compiles), input);
+}
+
+/** Gives `run` the input's jobs (`RenderInput.jobs`) and sorts what it renders. */
+async function finishRun(run: EleventyRun, input: RenderInput): Promise<RenderResult> {
   const byKind = Object.fromEntries(JOB_KINDS.map((kind) => [kind, [] as Job[]])) as Record<
     JobKind,
     Job[]
@@ -90,33 +138,9 @@ export async function renderJobs(
   for (const job of jobs) byKind[job.kind].push(job);
   const cms: CmsGlobalData = { ...input.global, jobs: byKind };
 
-  // Loaded on first use: importing Eleventy takes about half a second, which a run that
-  // renders nothing (nothing changed) should not pay.
-  const { default: Eleventy } = await import('@11ty/eleventy');
-  const eleventy = new Eleventy(input.templatesDir, input.outDir, {
-    configPath: false,
-    quietMode: true,
-    config(config: EleventyUserConfig) {
-      config.setUseGitIgnore(false);
-      // Eleventy caches template files per process, across instances: a theme edited while
-      // `watch` runs would otherwise render from the stale copy.
-      config.setUseTemplateCache(false);
-      config.setTemplateFormats(TEMPLATE_FORMATS);
-      // Eleventy reads ignore globs relative to the working directory.
-      const assets = path
-        .relative(process.cwd(), path.join(input.templatesDir, 'assets'))
-        .split(path.sep)
-        .join('/');
-      config.ignores.add(`${assets}/**`);
-      config.addGlobalData('cms', cms);
-      config.addFilter('relUrl', ((to: string, from: string) =>
-        relativeSitePath(from, to)) as never);
-    },
-  });
-
   let results: EleventyPageResult[];
   try {
-    results = await (compiles ? compiles.around(() => eleventy.toJSON()) : eleventy.toJSON());
+    results = await run.finish(cms);
   } catch (error) {
     throw new InputError(
       input.templatesDir,

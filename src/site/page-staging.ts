@@ -6,6 +6,7 @@
  * cost more than writing it, and the build's thread then encoded and hashed it again.
  */
 import { renderJobs, type RenderInput, type RenderJobs } from './eleventy-renderer.js';
+import type { RenderTarget } from './eleventy-run.js';
 import { stageBytes } from './staged-file.js';
 import type { CompiledTemplates } from './nunjucks-compile-cache.js';
 
@@ -41,6 +42,12 @@ export interface StagedRenderResult {
   /** See `RenderResult.compiled`. */
   compiled?: CompiledTemplates | undefined;
 }
+
+/**
+ * What the render worker is asked: a chunk to render and stage, or to start its next Eleventy
+ * run for a target before that chunk comes (`JobRenderer.prepare`), answered with null at once.
+ */
+export type RenderWorkerRequest = StagedRenderInput | { prepare: RenderTarget };
 
 /**
  * Renders the jobs (with `render`: by default `renderJobs`, a fresh Eleventy run that keeps

@@ -3,9 +3,11 @@
  * (`page-staging.ts`). Eleventy's import
  * (about half a second) starts as soon as the worker does, so it overlaps whatever the main
  * thread does before the first render. The build queues its next chunk while one renders;
- * chunks render one after the other, in order.
+ * chunks render one after the other, in order. Before an edit build's one chunk, the build asks
+ * for that chunk's Eleventy run to be started (`JobRenderer.prepare`), so that the chunk's
+ * request finds most of the run done.
  */
-import { renderAndStage, type StagedRenderInput } from './page-staging.js';
+import { renderAndStage, type RenderWorkerRequest } from './page-staging.js';
 import { serveCalls } from '../worker-calls.js';
 import { oneAtATime } from './one-at-a-time.js';
 import { jobRenderer } from './eleventy-renderer.js';
@@ -25,8 +27,15 @@ process.env['ELEVENTY_SKIP_ESM_RESOLVER'] = '1';
 import('@11ty/eleventy').catch(() => undefined);
 
 // One renderer for the thread's life: it keeps Nunjucks' compiled templates between chunks.
-const render = jobRenderer();
-serveCalls(oneAtATime((input: StagedRenderInput) => renderAndStage(input, render)));
+const renderer = jobRenderer();
+serveCalls(
+  oneAtATime(async (request: RenderWorkerRequest) => {
+    if (!('prepare' in request)) return renderAndStage(request, renderer.render);
+    // Answered at once: the run goes on while this thread waits for the pages' request.
+    void renderer.prepare(request.prepare);
+    return null;
+  }),
+);
 
 // This thread starts at the pull's first change, ~0.3 s before an edit build's main thread
 // plans its pages and formats their dates: loading ICU's tables here spares that thread.

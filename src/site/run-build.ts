@@ -17,6 +17,7 @@ import type { Store } from '../store/index.js';
 import { addToTotal, type BuildSummary } from './build-summary.js';
 import { traceFromEnvironment, type BuildTrace } from './build-trace.js';
 import { startBuildWorkers, type BuildWorkers } from './build-workers.js';
+import type { RenderTarget } from './eleventy-run.js';
 import { storedCompiles } from './stored-compiles.js';
 import { digestOf } from './digest.js';
 import { EDIT_LIMIT } from './edit-limit.js';
@@ -114,14 +115,11 @@ export async function runBuild(
     warmed = true;
     workersFor().warmUp(settings.templates ?? defaultTemplatesDir());
   };
-  // Sent now, the warm-up runs while this thread transforms and plans. After a pull of a few
-  // changes the build is most likely an edit build, whose plan is short: its pages would wait
-  // behind the warm-up (i-edit11), so it is sent only if a language falls back to a full plan
-  // (`LanguageJob.warmUp`); the edit build's Pagefind process starts now instead.
-  if (mayRender(languages, options)) {
-    if (fewPulledChanges(languages, options)) workersFor().expectEdits?.();
-    else warmUp();
-  }
+  startRendering(languages, settings, options, {
+    warmUp,
+    expectEdits: () => workersFor().expectEdits?.(),
+    prepare: (target) => workersFor().prepare(target),
+  });
   try {
     // Every language is transformed before any is built: a page's language switcher and
     // hreflang alternates need the site paths of its translations in the other languages.
@@ -213,6 +211,35 @@ function skipChecks(
   });
 }
 
+/**
+ * What the render worker starts on while this thread transforms and plans. The warm-up (an
+ * Eleventy run with no pages) after a pull of many changes or none counted. After a pull of a
+ * few changes the build is most likely an edit build, whose plan is short: its pages would
+ * wait behind the warm-up (5 of 8 traced runs, test/bench/RESULTS.md, i-edit11), which a
+ * language that falls back to a full plan sends then (`LanguageJob.warmUp`); the first changed
+ * language's Eleventy run is started instead, and its pages' request only gives it the pages;
+ * the edit build's Pagefind process (which indexes its bundle from the build's thread) starts too.
+ */
+function startRendering(
+  languages: readonly string[],
+  settings: Settings,
+  options: RunBuildOptions,
+  workers: { warmUp(): void; expectEdits(): void; prepare(target: RenderTarget): void },
+): void {
+  if (!mayRender(languages, options)) return;
+  if (!fewPulledChanges(languages, options)) {
+    workers.warmUp();
+    return;
+  }
+  workers.expectEdits();
+  const first = firstChanged(languages, options);
+  if (first === undefined) return;
+  workers.prepare({
+    templatesDir: settings.templates ?? defaultTemplatesDir(),
+    outDir: path.join(settings.output, first),
+  });
+}
+
 /** False only when the pull says no language changed (the usual scheduled no-op run). */
 function mayRender(languages: readonly string[], options: RunBuildOptions): boolean {
   const pulled = options.pulledChanges;
@@ -231,6 +258,12 @@ function fewPulledChanges(languages: readonly string[], options: RunBuildOptions
   const pulled = options.pulledChanges;
   if (pulled === undefined || options.force === true) return false;
   return languages.every((lang) => (pulled.get(lang) ?? 0) <= EDIT_LIMIT);
+}
+
+/** The first language the pull says changed, if it says so. */
+function firstChanged(languages: readonly string[], options: RunBuildOptions): string | undefined {
+  const pulled = options.pulledChanges;
+  return pulled === undefined ? undefined : languages.find((lang) => (pulled.get(lang) ?? 0) > 0);
 }
 
 /** The pipeline's languages, or every language the cache holds when none are given. */

@@ -66,3 +66,15 @@ export function scanTemplates(dir: string): TemplatesScan {
   walk(root, '');
   return { dir: root, hash: digestOf(files), assets };
 }
+
+/**
+ * The theme's digest (`scanTemplates`), undefined when the directory cannot be read: a
+ * renderer compares it before and after work that reads the theme, to know nothing changed.
+ */
+export function themeDigest(dir: string): string | undefined {
+  try {
+    return scanTemplates(dir).hash;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,13 +1,15 @@
 /**
  * A/B of two compiled trees' render worker from its start (issue 17: the worker's import of
  * Eleventy was the longest path of a one-edit `run`), alternating (A B, B A, ...):
- *   npx tsx test/bench/ab-render-worker.bench.ts PAIRS DIST_A DIST_B [edit [DELAY_MS]]
+ *   npx tsx test/bench/ab-render-worker.bench.ts PAIRS DIST_A DIST_B [edit [DELAY_MS [PREPARE_MS]]]
  * Each sample is a process of its own (`render-worker-probe.mjs`, plain node) that starts
  * DIST's render worker, runs the theme once with no jobs (the build's warm-up) and then renders
  * 6 posts, under GNU time. With `edit`, it renders the 6 posts with no warm-up, as a one-edit
  * `run` does, given the templates each side's previous process compiled (an unmeasured first
  * sample per side makes them), the request sent DELAY_MS (default 0) after the worker starts,
- * as a run's main thread sends it once it has planned (its wait for the pages is printed). Prints each sample (ms to the warm-up's answer and to the pages,
+ * as a run's main thread sends it once it has planned (its wait for the pages is printed);
+ * with PREPARE_MS, the worker is first asked to prepare the pages' run that long after its start
+ * (`render-worker-probe.mjs`), as an edit build asks at its start. Prints each sample (ms to the warm-up's answer and to the pages,
  * the process's wall and CPU = user+sys, peak RSS, the 1-minute load before it) and medians.
  * Run it from the checkout whose `node_modules` the trees use: each tree finds Eleventy from
  * where it is, as an installed package does.
@@ -18,9 +20,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load, timed, type Timed } from './process-tree.js';
 
-const [pairsText, distA, distB, mode = 'warm', delay = '0'] = process.argv.slice(2);
+const [pairsText, distA, distB, mode = 'warm', delay = '0', prepare] = process.argv.slice(2);
 if (!pairsText || !distA || !distB || (mode !== 'warm' && mode !== 'edit'))
-  throw new Error('usage: ab-render-worker.bench.ts PAIRS DIST_A DIST_B [edit [DELAY_MS]]');
+  throw new Error(
+    'usage: ab-render-worker.bench.ts PAIRS DIST_A DIST_B [edit [DELAY_MS [PREPARE_MS]]]',
+  );
 const PAIRS = Number(pairsText);
 const PROBE = fileURLToPath(new URL('./render-worker-probe.mjs', import.meta.url));
 const TEMPLATES = fileURLToPath(new URL('../../templates', import.meta.url));
@@ -40,7 +44,15 @@ const median = (values: number[]): number => {
 };
 
 async function sample(dist: string, side: 'A' | 'B'): Promise<Sample> {
-  const edit = mode === 'edit' ? ['edit', path.join(SCRATCH, `compiled-${side}.json`), delay] : [];
+  const edit =
+    mode === 'edit'
+      ? [
+          'edit',
+          path.join(SCRATCH, `compiled-${side}.json`),
+          delay,
+          ...(prepare === undefined ? [] : [prepare]),
+        ]
+      : [];
   const result = await timed(process.execPath, [PROBE, path.resolve(dist), TEMPLATES, ...edit], {
     dir: SCRATCH,
   });

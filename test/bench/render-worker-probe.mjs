@@ -13,7 +13,9 @@
  * whose worker neither takes nor hands back compiled code compiles the theme every time.
  * DELAY_MS (default 0) holds the request back that long after the worker starts, as a run's
  * main thread does while it plans; `warmMs` is then when it was sent, `requestToPagesMs` the
- * wait for the pages from there.
+ * wait for the pages from there. PREPARE_MS, if given, has the worker asked that long after it
+ * starts to prepare the pages' Eleventy run (`{ prepare: target }`, as an edit build asks at its
+ * start); a worker that does not know the request fails it at once, and the probe goes on.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,12 +23,14 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { pathToFileURL } from 'node:url';
+import { setTimeout as later } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-const [dist, templates, mode = 'warm', compiledFile, delayText = '0'] = process.argv.slice(2);
+const [dist, templates, mode = 'warm', compiledFile, delayText = '0', prepareText = ''] =
+  process.argv.slice(2);
 if (mode !== 'warm' && (mode !== 'edit' || compiledFile === undefined))
   throw new Error(
-    'usage: render-worker-probe.mjs DIST TEMPLATES [warm | edit COMPILED.json [DELAY_MS]]',
+    'usage: render-worker-probe.mjs DIST TEMPLATES [warm | edit COMPILED.json [DELAY_MS [PREPARE_MS]]]',
   );
 const delay = Number(delayText);
 const started = performance.now();
@@ -94,6 +98,11 @@ try {
   } else {
     stored = readCompiled();
     pages.compiled = stored;
+    if (prepareText !== '') {
+      later(() => {
+        worker.call({ prepare: { templatesDir: templates, outDir } }).catch(() => undefined);
+      }, Number(prepareText));
+    }
     // As in a run, where the request comes once the main thread has planned the pages.
     await sleep(delay);
     warm = performance.now();

@@ -3,8 +3,11 @@
  * Eleventy's first run overlap this thread's transform and full plan, but an edit build plans
  * in a few hundred ms and its pages then waited behind the warm-up (test/bench/RESULTS.md,
  * i-edit11). After a pull of a few changes the warm-up is sent only if a language falls back
- * to a full plan; a build without a pull's counts warms up from its start, as before.
+ * to a full plan, and the render worker is asked instead to start the first changed language's
+ * Eleventy run before its pages come (`JobRenderer.prepare`); a build without a pull's counts
+ * warms up from its start, as before.
  */
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMirror, type Mirror } from '../../helpers/e2e-site.js';
 import { getJson, type Json } from '../../helpers/reference.js';
@@ -46,6 +49,10 @@ describe('the render worker’s warm-up', () => {
         requests.push('warm-up');
         workers.warmUp(dir);
       },
+      prepare: (target) => {
+        requests.push(`prepare ${path.relative(settings.output, target.outDir)}`);
+        workers.prepare(target);
+      },
       close: () => Promise.resolve(),
     };
     try {
@@ -61,11 +68,11 @@ describe('the render worker’s warm-up', () => {
     }
   }
 
-  it('is not sent before an edit build', async () => {
+  it('is not sent before an edit build: the edited language’s run is prepared instead', async () => {
     mirror.site.control.updateItem('pl', 'posts', postId, { title: 'Tytuł bez rozgrzewki' });
     const built = await pullAndBuild();
     expect(built.plan).toBe('edits');
-    expect(built.requests[0]).toBe('render');
+    expect(built.requests.slice(0, 2)).toEqual(['prepare pl', 'render']);
     expect(built.requests).not.toContain('warm-up');
   }, 300_000);
 
@@ -73,7 +80,8 @@ describe('the render worker’s warm-up', () => {
     mirror.site.control.createItems('pl', 'posts', 1, { title: 'Nowy wpis z rozgrzewką' });
     const built = await pullAndBuild();
     expect(built.plan).toBe('full');
-    expect(built.requests[0]).toBe('warm-up');
+    // Prepared first, as for any few changes; the warm-up then comes before any render.
+    expect(built.requests.slice(0, 2)).toEqual(['prepare pl', 'warm-up']);
     expect(built.requests.filter((request) => request === 'warm-up')).toHaveLength(1);
   }, 300_000);
 

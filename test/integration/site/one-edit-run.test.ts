@@ -93,6 +93,7 @@ describe('a run after one edit', () => {
         gate.handedBack = true;
       },
       warmUp: (dir) => workers.warmUp(dir),
+      prepare: (target) => workers.prepare(target),
       useCompiles: (compiles) => workers.useCompiles(compiles),
       // Kept, as a watch keeps its workers: closed below, once.
       close: () => Promise.resolve(),
