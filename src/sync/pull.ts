@@ -3,13 +3,20 @@
  * records the run in `runs`, runs the languages concurrently (one client each), and returns
  * the summary the CLI prints.
  */
+import { existsSync } from 'node:fs';
 import { clientOptionsFor } from '../client/settings-options.js';
-import { CmsClient } from '../client/index.js';
+import { CmsClient, type SiteIndex } from '../client/index.js';
 import { requireSite, type Settings } from '../config/settings.js';
 import { ConfigError } from '../errors.js';
 import { openStore, type Store } from '../store/index.js';
+import type { FirstPages } from './first-pages.js';
 import { MediaFetcher } from './media-fetcher.js';
-import { prepareLanguage, pullLanguage, type PreparedLanguage } from './pull-language.js';
+import {
+  prepareLanguage,
+  pullLanguage,
+  sendFirstPages,
+  type PreparedLanguage,
+} from './pull-language.js';
 import { settleAll } from './settle-all.js';
 import {
   emptyCounters,
@@ -31,9 +38,10 @@ export interface PullOptions {
   /** Stops the pull between requests; what was committed stays (the next pull resumes). */
   readonly signal?: AbortSignal;
   /**
-   * The cache to pull into, given by the caller's function when the pull first needs it (once
-   * the site's checks have passed, so that a wrong URL or password still leaves no file) and
-   * left open for the caller to close: a `run` builds through the same connection.
+   * The cache to pull into, given by the caller's function when the pull first needs it (a
+   * file that is there already while the site's checks are in flight, a new one once they have
+   * passed, so that a wrong URL or password still leaves no file) and left open for the caller
+   * to close: a `run` builds through the same connection.
    * @default settings.cache, opened then and closed when the pull ends
    */
   readonly cache?: () => Store;
@@ -53,21 +61,68 @@ export async function pull(settings: Settings, options: PullOptions = {}): Promi
     languages.map((lang) => [lang, new CmsClient(clientOptionsFor(settings, site, lang))]),
   );
   const started = Date.now();
+  let store: Store | undefined;
+  const openCache = (): Store =>
+    (store ??= options.cache ? options.cache() : openStore(settings.cache));
+  const firstPages = new Map<string, FirstPages>();
+  // A cache that is there already is opened while the checks are in flight, and each crawl's
+  // first page goes out beside them; a new one waits for the checks: a wrong URL, password or
+  // role leaves no file behind.
+  const sendAhead = existsSync(settings.cache)
+    ? (lang: string, client: CmsClient, index: SiteIndex, verified: Promise<void>) => {
+        const opened = openedOrNot(openCache);
+        if (opened === undefined) return;
+        const stream = { store: opened, lang, fullSweepEvery: settings.pull.fullSweepEvery };
+        firstPages.set(lang, sendFirstPages(client, stream, index, verified));
+      }
+    : undefined;
   try {
-    // Before the cache is opened: a wrong URL, password or role leaves no file behind.
     const prepared = new Map<string, PreparedLanguage>();
-    await settleAll(
+    const preparing = settleAll(
       languages.map(async (lang) => {
         const client = clients.get(lang) as CmsClient;
         prepared.set(
           lang,
-          await prepareLanguage(client, { backup, credentialNames: settings.credentialNames }),
+          await prepareLanguage(client, {
+            backup,
+            credentialNames: settings.credentialNames,
+            onChecksSent:
+              sendAhead && ((index, verified) => sendAhead(lang, client, index, verified)),
+          }),
         );
       }),
     );
-    return await pullPrepared(settings, { ...options, backup, emit, clients, prepared, started });
+    // Once the index requests are on their way: the cache is opened while the site answers.
+    if (sendAhead) setImmediate(() => openedOrNot(openCache));
+    await preparing;
+    return await pullPrepared(settings, {
+      ...options,
+      backup,
+      emit,
+      clients,
+      prepared,
+      started,
+      openCache,
+      firstPages,
+    });
   } finally {
-    await Promise.all([...clients.values()].map((client) => client.close()));
+    try {
+      await Promise.all([...clients.values()].map((client) => client.close()));
+    } finally {
+      if (!options.cache) store?.close();
+    }
+  }
+}
+
+/**
+ * The cache opened ahead, or undefined when it cannot be: the same failure is reported when
+ * the pull opens it after the checks, so that a wrong password is still reported first.
+ */
+function openedOrNot(open: () => Store): Store | undefined {
+  try {
+    return open();
+  } catch {
+    return undefined;
   }
 }
 
@@ -78,73 +133,72 @@ interface PreparedPull {
   readonly clients: ReadonlyMap<string, CmsClient>;
   readonly prepared: ReadonlyMap<string, PreparedLanguage>;
   readonly started: number;
-  readonly cache?: (() => Store) | undefined;
+  /** The pull's connection to the cache (opened on the first call, closed by `pull`). */
+  readonly openCache: () => Store;
+  readonly firstPages: ReadonlyMap<string, FirstPages>;
 }
 
 /** Opens the cache, records the run in `runs` and pulls every language (checked already). */
 async function pullPrepared(settings: Settings, run: PreparedPull): Promise<PullSummary> {
   const { backup, emit, started } = run;
-  const store = run.cache ? run.cache() : openStore(settings.cache);
-  try {
-    const runId = store.runs.start('pull');
-    const media = new MediaFetcher(store, {
-      allowedOrigins: settings.media.allowedOrigins,
-      maxBytes: settings.media.maxBytes,
-    });
-    const perLanguage: Record<string, PullCounters> = {};
-    const runLanguage = async (lang: string): Promise<void> => {
-      const counters = emptyCounters();
-      perLanguage[lang] = counters;
-      const languageStart = Date.now();
-      const client = run.clients.get(lang) as CmsClient;
-      try {
-        await pullLanguage({
-          prepared: run.prepared.get(lang) as PreparedLanguage,
-          client,
-          store,
-          lang,
-          backup,
-          historyRun: backup ? runId : undefined,
-          media,
-          counters,
-          emit,
-          signal: run.signal,
-          fullSweepEvery: settings.pull.fullSweepEvery,
-        });
-      } finally {
-        counters.requests = client.stats.requests;
-        counters.seconds = roundSeconds(Date.now() - languageStart);
-      }
-    };
-    const summary = (): PullSummary => {
-      const total = sumCounters(Object.values(perLanguage));
-      total.seconds = roundSeconds(Date.now() - started);
-      return {
-        languages: perLanguage,
-        total,
-        status: total.errors > 0 ? 'partial' : 'ok',
-        runId,
-      };
-    };
+  const store = run.openCache();
+  const runId = store.runs.start('pull');
+  const media = new MediaFetcher(store, {
+    allowedOrigins: settings.media.allowedOrigins,
+    maxBytes: settings.media.maxBytes,
+  });
+  const perLanguage: Record<string, PullCounters> = {};
+  const runLanguage = async (lang: string): Promise<void> => {
+    const counters = emptyCounters();
+    perLanguage[lang] = counters;
+    const languageStart = Date.now();
+    const client = run.clients.get(lang) as CmsClient;
     try {
-      await settleAll(settings.languages.map(runLanguage));
-    } catch (error) {
-      const failed = summary();
-      store.runs.finish(runId, 'failed', {
-        languages: failed.languages,
-        total: failed.total,
-        error: error instanceof Error ? error.message : String(error),
+      await pullLanguage({
+        prepared: run.prepared.get(lang) as PreparedLanguage,
+        client,
+        store,
+        lang,
+        backup,
+        historyRun: backup ? runId : undefined,
+        media,
+        counters,
+        emit,
+        signal: run.signal,
+        fullSweepEvery: settings.pull.fullSweepEvery,
+        firstPages: run.firstPages.get(lang),
       });
-      throw error;
+    } finally {
+      counters.requests = client.stats.requests;
+      counters.seconds = roundSeconds(Date.now() - languageStart);
     }
-    const result = summary();
-    store.runs.finish(runId, result.status, {
-      languages: result.languages,
-      total: result.total,
-      backup,
+  };
+  const summary = (): PullSummary => {
+    const total = sumCounters(Object.values(perLanguage));
+    total.seconds = roundSeconds(Date.now() - started);
+    return {
+      languages: perLanguage,
+      total,
+      status: total.errors > 0 ? 'partial' : 'ok',
+      runId,
+    };
+  };
+  try {
+    await settleAll(settings.languages.map(runLanguage));
+  } catch (error) {
+    const failed = summary();
+    store.runs.finish(runId, 'failed', {
+      languages: failed.languages,
+      total: failed.total,
+      error: error instanceof Error ? error.message : String(error),
     });
-    return result;
-  } finally {
-    if (!run.cache) store.close();
+    throw error;
   }
+  const result = summary();
+  store.runs.finish(runId, result.status, {
+    languages: result.languages,
+    total: result.total,
+    backup,
+  });
+  return result;
 }
