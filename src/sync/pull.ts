@@ -3,14 +3,14 @@
  * records the run in `runs`, runs the languages concurrently (one client each), and returns
  * the summary the CLI prints.
  */
-import { existsSync } from 'node:fs';
 import { clientOptionsFor } from '../client/settings-options.js';
 import { CmsClient, type SiteIndex } from '../client/index.js';
 import { requireSite, type Settings } from '../config/settings.js';
 import { ConfigError } from '../errors.js';
-import { openStore, type Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import type { FirstPages } from './first-pages.js';
 import { MediaFetcher } from './media-fetcher.js';
+import { PullCache } from './pull-cache.js';
 import {
   prepareLanguage,
   pullLanguage,
@@ -61,21 +61,19 @@ export async function pull(settings: Settings, options: PullOptions = {}): Promi
     languages.map((lang) => [lang, new CmsClient(clientOptionsFor(settings, site, lang))]),
   );
   const started = Date.now();
-  let store: Store | undefined;
-  const openCache = (): Store =>
-    (store ??= options.cache ? options.cache() : openStore(settings.cache));
+  const cache = new PullCache(settings.cache, options.cache);
   const firstPages = new Map<string, FirstPages>();
-  // A cache that is there already is opened while the checks are in flight, and each crawl's
-  // first page goes out beside them; a new one waits for the checks: a wrong URL, password or
-  // role leaves no file behind.
-  const sendAhead = existsSync(settings.cache)
-    ? (lang: string, client: CmsClient, index: SiteIndex, verified: Promise<void>) => {
-        const opened = openedOrNot(openCache);
-        if (opened === undefined) return;
-        const stream = { store: opened, lang, fullSweepEvery: settings.pull.fullSweepEvery };
-        firstPages.set(lang, sendFirstPages(client, stream, index, verified));
-      }
-    : undefined;
+  const sendAhead = (
+    lang: string,
+    client: CmsClient,
+    index: SiteIndex,
+    verified: Promise<void>,
+  ) => {
+    const store = cache.openAhead();
+    if (store === undefined) return;
+    const stream = { store, lang, fullSweepEvery: settings.pull.fullSweepEvery };
+    firstPages.set(lang, sendFirstPages(client, stream, index, verified));
+  };
   try {
     const prepared = new Map<string, PreparedLanguage>();
     const preparing = settleAll(
@@ -86,14 +84,13 @@ export async function pull(settings: Settings, options: PullOptions = {}): Promi
           await prepareLanguage(client, {
             backup,
             credentialNames: settings.credentialNames,
-            onChecksSent:
-              sendAhead && ((index, verified) => sendAhead(lang, client, index, verified)),
+            onChecksSent: (index, verified) => sendAhead(lang, client, index, verified),
           }),
         );
       }),
     );
     // Once the index requests are on their way: the cache is opened while the site answers.
-    if (sendAhead) setImmediate(() => openedOrNot(openCache));
+    setImmediate(() => cache.openAhead());
     await preparing;
     return await pullPrepared(settings, {
       ...options,
@@ -102,27 +99,15 @@ export async function pull(settings: Settings, options: PullOptions = {}): Promi
       clients,
       prepared,
       started,
-      openCache,
+      openCache: () => cache.open(),
       firstPages,
     });
   } finally {
     try {
       await Promise.all([...clients.values()].map((client) => client.close()));
     } finally {
-      if (!options.cache) store?.close();
+      cache.close();
     }
-  }
-}
-
-/**
- * The cache opened ahead, or undefined when it cannot be: the same failure is reported when
- * the pull opens it after the checks, so that a wrong password is still reported first.
- */
-function openedOrNot(open: () => Store): Store | undefined {
-  try {
-    return open();
-  } catch {
-    return undefined;
   }
 }
 
