@@ -1,9 +1,10 @@
 /**
  * The pull's connection to the cache, and when it is opened. A cache file that is there
- * already is opened while the site's first answers are awaited (better-sqlite3 loaded, the
- * schema read, the cursors read for the crawl's first pages: first-pages.ts); a new one only
- * once the site's checks have passed, so that a wrong URL, password or role leaves no file
- * behind.
+ * already is opened once the site's checks are sent (better-sqlite3 loaded, the schema read,
+ * the cursors read for the crawl's first pages: first-pages.ts), while the site answers them;
+ * a new one only once they have passed, so that a wrong URL, password or role leaves no file
+ * behind. Not earlier, while the index is awaited: an open then ran before the index requests
+ * were written to their new connections, and delayed them.
  */
 import { existsSync } from 'node:fs';
 import { openStore, type Store } from '../store/index.js';

@@ -63,20 +63,28 @@ export async function pull(settings: Settings, options: PullOptions = {}): Promi
   const started = Date.now();
   const cache = new PullCache(settings.cache, options.cache);
   const firstPages = new Map<string, FirstPages>();
+  let crawling = false;
   const sendAhead = (
     lang: string,
     client: CmsClient,
     index: SiteIndex,
     verified: Promise<void>,
-  ) => {
-    const store = cache.openAhead();
-    if (store === undefined) return;
-    const stream = { store, lang, fullSweepEvery: settings.pull.fullSweepEvery };
-    firstPages.set(lang, sendFirstPages(client, stream, index, verified));
+  ): void => {
+    // Two turns of the event loop: the checks' connections complete and their requests are
+    // written first (the open blocks the thread for a few ms), then the cache is opened while
+    // the site answers them.
+    setImmediate(() =>
+      setImmediate(() => {
+        const store = crawling ? undefined : cache.openAhead();
+        if (store === undefined) return;
+        const stream = { store, lang, fullSweepEvery: settings.pull.fullSweepEvery };
+        firstPages.set(lang, sendFirstPages(client, stream, index, verified));
+      }),
+    );
   };
   try {
     const prepared = new Map<string, PreparedLanguage>();
-    const preparing = settleAll(
+    await settleAll(
       languages.map(async (lang) => {
         const client = clients.get(lang) as CmsClient;
         prepared.set(
@@ -89,9 +97,7 @@ export async function pull(settings: Settings, options: PullOptions = {}): Promi
         );
       }),
     );
-    // Once the index requests are on their way: the cache is opened while the site answers.
-    setImmediate(() => cache.openAhead());
-    await preparing;
+    crawling = true;
     return await pullPrepared(settings, {
       ...options,
       backup,
