@@ -19,15 +19,7 @@ export interface AccessCheckOptions {
   readonly names: Required<CredentialNames>;
   /** Whether the pull was asked for a backup (the advice differs). */
   readonly backup: boolean;
-  /**
-   * Told once the credentials check has passed (anonymous: at once), before the other checks
-   * answer: what waits only for the credentials may go then. @default undefined
-   */
-  readonly onVerified?: (() => void) | undefined;
 }
-
-/** The collection whose total is the credentials check (its request comes first). */
-export const VERIFYING_TYPE: ItemType = ITEM_TYPES[0] as ItemType;
 
 /**
  * Checks the credentials and the edit-mode filter of every collection: one `per_page=1`
@@ -42,11 +34,8 @@ export async function checkAccess(
   options: AccessCheckOptions,
 ): Promise<ReadonlyMap<ItemType, number | undefined>> {
   const totals = new Map<ItemType, number | undefined>();
-  if (!client.hasCredentials) {
-    options.onVerified?.();
-    return totals;
-  }
-  const verified = VERIFYING_TYPE;
+  if (!client.hasCredentials) return totals;
+  const [verified] = ITEM_TYPES as [ItemType, ...ItemType[]];
   // settleAll reports the first failure in this order: the credentials check's comes first.
   await settleAll(
     ITEM_TYPES.map(async (type) => {
@@ -56,7 +45,6 @@ export async function checkAccess(
           per_page: 1,
         });
         totals.set(type, list.total);
-        if (type === verified) options.onVerified?.();
       } catch (error) {
         if (type === verified) throw await credentialsFailure(client, type, error, options);
         if (isRefusal(error)) throw refused(error, type, options);

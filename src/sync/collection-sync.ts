@@ -7,7 +7,7 @@
  * slug or parent) get their descendants refetched by parent: their links changed with it while
  * their `modified_gmt` did not, so the keyset crawl alone would never see them again.
  */
-import type { Query } from '../client/index.js';
+import type { CmsClient, Query } from '../client/index.js';
 import { collectionOf, collectionRoute } from '../collections.js';
 import type { ItemType, Store, UpsertResult } from '../store/index.js';
 import { CrawlBudget, type ListClient } from './crawl-budget.js';
@@ -20,12 +20,12 @@ import {
 } from './crawl-guards.js';
 import {
   afterKeysetPage,
-  keysetPageQuery,
   afterTie,
   afterTiePage,
   finalWatermark,
   FIRST_SWEEP,
   freshCursor,
+  keysetQuery,
   tieQuery,
   type CrawlCursor,
   type TieSweep,
@@ -41,8 +41,7 @@ import { resumeCrawl, storeCrawlPage, type CrawlState } from './crawl-store.js';
 import { refreshDescendants } from './descendants-refresh.js';
 
 export interface CollectionSyncDeps {
-  /** The site's client (or one serving the first page sent ahead: first-pages.ts). */
-  readonly client: ListClient;
+  readonly client: CmsClient;
   readonly store: Store;
   readonly lang: string;
   readonly type: ItemType;
@@ -140,8 +139,10 @@ export class CollectionSync {
         continue;
       }
       const cursor = this.#cursor;
-      const query = keysetPageQuery(this.#filter, cursor, this.#d.perPage);
-      const list = await fetchList(this.#lists, this.#route, query);
+      const list = await fetchList(this.#lists, this.#route, {
+        ...this.#filter,
+        ...keysetQuery(cursor, this.#d.perPage),
+      });
       previousKey = checkNotRepeated(list, cursor.page, previousKey);
       if (this.#expected === undefined) this.#expected = list.total;
       if (cursor.after === null && cursor.page === 1) this.#fullTotal = list.total;

@@ -84,11 +84,6 @@ export function keysetQuery(cursor: CrawlCursor, perPage: number): Query {
   };
 }
 
-/** A keyset page's query: the stream's filter, then the page (one order: one URL). */
-export function keysetPageQuery(filter: Query, cursor: CrawlCursor, perPage: number): Query {
-  return { ...filter, ...keysetQuery(cursor, perPage) };
-}
-
 /** One page of a sweep of the single second `second`, in id order. */
 export function tieQuery(second: string, page: number, perPage: number): Query {
   const before = shiftGmt(second, 1);

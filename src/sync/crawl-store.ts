@@ -5,12 +5,11 @@
  * moved item of a page tree queues its children, a changed item with revisions queues them
  * (backup), a changed file or public item queues its files.
  */
-import type { Query } from '../client/index.js';
-import { collectionOf, collectionRoute, type ItemType } from '../collections.js';
+import { collectionOf, type ItemType } from '../collections.js';
 import type { Store, UpsertResult } from '../store/index.js';
-import { collectionFilter, type PullMode } from './collections.js';
+import type { PullMode } from './collections.js';
 import { isPublicItem } from './content-media.js';
-import { freshCursor, keysetPageQuery, parseCursor, type CrawlCursor } from './crawl-plan.js';
+import { freshCursor, parseCursor, type CrawlCursor } from './crawl-plan.js';
 import { DEFAULT_FULL_SWEEP_EVERY, fullSweepDue } from './deletion-check.js';
 import { movedPageIds } from './moved-pages.js';
 import type { CrawlItem } from './record-check.js';
@@ -52,23 +51,6 @@ export function resumeCrawl(
   const cursor =
     (sameContext ? parseCursor(state?.cursor) : undefined) ?? freshCursor(sweep ? null : watermark);
   return { cursor, watermark };
-}
-
-/**
- * The first request a stream will send if it starts now (first-pages.ts sends it ahead), or
- * undefined when it starts with a tie sweep. Reads the cache only.
- */
-export function firstCrawlRequest(
-  store: Store,
-  stream: Omit<CrawlStream, 'backup'> & { readonly perPage: number },
-  fullSweepEvery: number | undefined,
-): { route: string; query: Query } | undefined {
-  const { cursor } = resumeCrawl(store, stream, fullSweepEvery, () => undefined);
-  if (cursor.tie !== null) return undefined;
-  return {
-    route: collectionRoute(stream.type),
-    query: keysetPageQuery(collectionFilter(stream.type, stream.mode), cursor, stream.perPage),
-  };
 }
 
 export function storeCrawlPage(

@@ -21,12 +21,10 @@ import {
   PARENT_TYPES,
   type ItemType,
 } from '../collections.js';
-import { checkAccess, VERIFYING_TYPE } from './access-check.js';
+import { checkAccess } from './access-check.js';
 import { syncAssets } from './assets-sync.js';
 import { CollectionSync } from './collection-sync.js';
-import { firstCrawlRequest } from './crawl-store.js';
 import type { PullMode } from './collections.js';
-import { FirstPages } from './first-pages.js';
 import type { MediaFetcher } from './media-fetcher.js';
 import type { PullCounters, PullEvent } from './pull-summary.js';
 import { syncRevisions } from './revisions-sync.js';
@@ -56,16 +54,13 @@ export interface PreparedLanguage {
  * index comes first: a URL that is not a cms-json site gets no other request (credentials
  * included). Then the checks (each collection's total, the first one's request checking the
  * credentials) and the seo configuration go out at once: a no-op pull waits for two answers
- * in a row here, not four; a wrong password is reported before a refusal. `onChecksSent`
- * runs once they are on their way, with the index and a promise kept once the credentials
- * check has passed (the crawl's first pages go out then).
+ * in a row here, not four; a wrong password is reported before a refusal.
  */
 export async function prepareLanguage(
   client: CmsClient,
   options: {
     readonly backup: boolean;
     readonly credentialNames: { readonly user: string; readonly password: string };
-    readonly onChecksSent?: ((index: SiteIndex, verified: Promise<void>) => void) | undefined;
   },
 ): Promise<PreparedLanguage> {
   const needs: RouteNeed[] = ITEM_TYPES.map(collectionRoute);
@@ -75,53 +70,13 @@ export async function prepareLanguage(
     }
   }
   const { index, body } = await readSiteIndex(client, needs);
-  let verifiedNow = (): void => undefined;
-  let refusedNow = (_error: unknown): void => undefined;
-  const verified = new Promise<void>((resolve, reject) => {
-    verifiedNow = resolve;
-    refusedNow = reject;
-  });
-  verified.catch(() => undefined);
-  const checks = settleInOrder([
+  const [totals, seo] = await settleInOrder([
     // Deployed servers answer public routes to a wrong password as if anonymous: without this
     // check a pull with a mistyped password would quietly mirror only published content.
-    checkAccess(client, {
-      names: options.credentialNames,
-      backup: options.backup,
-      onVerified: () => verifiedNow(),
-    }),
+    checkAccess(client, { names: options.credentialNames, backup: options.backup }),
     client.hasCredentials ? fetchSeoConfiguration(client) : Promise.resolve(undefined),
   ] as const);
-  checks.catch((error: unknown) => refusedNow(error));
-  options.onChecksSent?.(index, verified);
-  const [totals, seo] = await checks;
   return { index, body, totals, seo };
-}
-
-/**
- * Sends the crawl's first page of every collection ahead (first-pages.ts), as the cache
- * says each stream will start: the index gives `per_page`, the cache the cursor. The
- * credentials check's own collection waits for `verified`.
- */
-export function sendFirstPages(
-  client: CmsClient,
-  stream: { readonly store: Store; readonly lang: string; readonly fullSweepEvery: number },
-  index: SiteIndex,
-  verified: Promise<void>,
-): FirstPages {
-  const pages = new FirstPages(client);
-  const mode: PullMode = client.hasCredentials ? 'edit' : 'view';
-  for (const type of ITEM_TYPES) {
-    const perPage = index.perPageMax(collectionRoute(type));
-    const first = firstCrawlRequest(
-      stream.store,
-      { lang: stream.lang, type, mode, perPage },
-      stream.fullSweepEvery,
-    );
-    if (first === undefined) continue;
-    pages.send(first.route, first.query, type === VERIFYING_TYPE ? verified : undefined);
-  }
-  return pages;
 }
 
 export interface LanguagePullDeps {
@@ -138,8 +93,6 @@ export interface LanguagePullDeps {
   readonly signal?: AbortSignal | undefined;
   /** Every Nth pull lists each collection in full (0: never). */
   readonly fullSweepEvery: number;
-  /** The crawl's first pages, sent ahead beside the checks. @default undefined */
-  readonly firstPages?: FirstPages | undefined;
 }
 
 export async function pullLanguage(deps: LanguagePullDeps): Promise<void> {
@@ -160,7 +113,7 @@ export async function pullLanguage(deps: LanguagePullDeps): Promise<void> {
 
   const stream = async (type: ItemType): Promise<void> => {
     await new CollectionSync({
-      client: deps.firstPages?.serving(client) ?? client,
+      client,
       store,
       lang,
       type,

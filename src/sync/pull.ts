@@ -4,19 +4,12 @@
  * the summary the CLI prints.
  */
 import { clientOptionsFor } from '../client/settings-options.js';
-import { CmsClient, type SiteIndex } from '../client/index.js';
+import { CmsClient } from '../client/index.js';
 import { requireSite, type Settings } from '../config/settings.js';
 import { ConfigError } from '../errors.js';
-import type { Store } from '../store/index.js';
-import type { FirstPages } from './first-pages.js';
+import { openStore, type Store } from '../store/index.js';
 import { MediaFetcher } from './media-fetcher.js';
-import { PullCache } from './pull-cache.js';
-import {
-  prepareLanguage,
-  pullLanguage,
-  sendFirstPages,
-  type PreparedLanguage,
-} from './pull-language.js';
+import { prepareLanguage, pullLanguage, type PreparedLanguage } from './pull-language.js';
 import { settleAll } from './settle-all.js';
 import {
   emptyCounters,
@@ -38,10 +31,9 @@ export interface PullOptions {
   /** Stops the pull between requests; what was committed stays (the next pull resumes). */
   readonly signal?: AbortSignal;
   /**
-   * The cache to pull into, given by the caller's function when the pull first needs it (a
-   * file that is there already while the site's checks are in flight, a new one once they have
-   * passed, so that a wrong URL or password still leaves no file) and left open for the caller
-   * to close: a `run` builds through the same connection.
+   * The cache to pull into, given by the caller's function when the pull first needs it (once
+   * the site's checks have passed, so that a wrong URL or password still leaves no file) and
+   * left open for the caller to close: a `run` builds through the same connection.
    * @default settings.cache, opened then and closed when the pull ends
    */
   readonly cache?: () => Store;
@@ -61,59 +53,21 @@ export async function pull(settings: Settings, options: PullOptions = {}): Promi
     languages.map((lang) => [lang, new CmsClient(clientOptionsFor(settings, site, lang))]),
   );
   const started = Date.now();
-  const cache = new PullCache(settings.cache, options.cache);
-  const firstPages = new Map<string, FirstPages>();
-  let crawling = false;
-  const sendAhead = (
-    lang: string,
-    client: CmsClient,
-    index: SiteIndex,
-    verified: Promise<void>,
-  ): void => {
-    // Two turns of the event loop: the checks' connections complete and their requests are
-    // written first (the open blocks the thread for a few ms), then the cache is opened while
-    // the site answers them.
-    setImmediate(() =>
-      setImmediate(() => {
-        const store = crawling ? undefined : cache.openAhead();
-        if (store === undefined) return;
-        const stream = { store, lang, fullSweepEvery: settings.pull.fullSweepEvery };
-        firstPages.set(lang, sendFirstPages(client, stream, index, verified));
-      }),
-    );
-  };
   try {
+    // Before the cache is opened: a wrong URL, password or role leaves no file behind.
     const prepared = new Map<string, PreparedLanguage>();
     await settleAll(
       languages.map(async (lang) => {
         const client = clients.get(lang) as CmsClient;
         prepared.set(
           lang,
-          await prepareLanguage(client, {
-            backup,
-            credentialNames: settings.credentialNames,
-            onChecksSent: (index, verified) => sendAhead(lang, client, index, verified),
-          }),
+          await prepareLanguage(client, { backup, credentialNames: settings.credentialNames }),
         );
       }),
     );
-    crawling = true;
-    return await pullPrepared(settings, {
-      ...options,
-      backup,
-      emit,
-      clients,
-      prepared,
-      started,
-      openCache: () => cache.open(),
-      firstPages,
-    });
+    return await pullPrepared(settings, { ...options, backup, emit, clients, prepared, started });
   } finally {
-    try {
-      await Promise.all([...clients.values()].map((client) => client.close()));
-    } finally {
-      cache.close();
-    }
+    await Promise.all([...clients.values()].map((client) => client.close()));
   }
 }
 
@@ -124,72 +78,73 @@ interface PreparedPull {
   readonly clients: ReadonlyMap<string, CmsClient>;
   readonly prepared: ReadonlyMap<string, PreparedLanguage>;
   readonly started: number;
-  /** The pull's connection to the cache (opened on the first call, closed by `pull`). */
-  readonly openCache: () => Store;
-  readonly firstPages: ReadonlyMap<string, FirstPages>;
+  readonly cache?: (() => Store) | undefined;
 }
 
 /** Opens the cache, records the run in `runs` and pulls every language (checked already). */
 async function pullPrepared(settings: Settings, run: PreparedPull): Promise<PullSummary> {
   const { backup, emit, started } = run;
-  const store = run.openCache();
-  const runId = store.runs.start('pull');
-  const media = new MediaFetcher(store, {
-    allowedOrigins: settings.media.allowedOrigins,
-    maxBytes: settings.media.maxBytes,
-  });
-  const perLanguage: Record<string, PullCounters> = {};
-  const runLanguage = async (lang: string): Promise<void> => {
-    const counters = emptyCounters();
-    perLanguage[lang] = counters;
-    const languageStart = Date.now();
-    const client = run.clients.get(lang) as CmsClient;
-    try {
-      await pullLanguage({
-        prepared: run.prepared.get(lang) as PreparedLanguage,
-        client,
-        store,
-        lang,
-        backup,
-        historyRun: backup ? runId : undefined,
-        media,
-        counters,
-        emit,
-        signal: run.signal,
-        fullSweepEvery: settings.pull.fullSweepEvery,
-        firstPages: run.firstPages.get(lang),
-      });
-    } finally {
-      counters.requests = client.stats.requests;
-      counters.seconds = roundSeconds(Date.now() - languageStart);
-    }
-  };
-  const summary = (): PullSummary => {
-    const total = sumCounters(Object.values(perLanguage));
-    total.seconds = roundSeconds(Date.now() - started);
-    return {
-      languages: perLanguage,
-      total,
-      status: total.errors > 0 ? 'partial' : 'ok',
-      runId,
-    };
-  };
+  const store = run.cache ? run.cache() : openStore(settings.cache);
   try {
-    await settleAll(settings.languages.map(runLanguage));
-  } catch (error) {
-    const failed = summary();
-    store.runs.finish(runId, 'failed', {
-      languages: failed.languages,
-      total: failed.total,
-      error: error instanceof Error ? error.message : String(error),
+    const runId = store.runs.start('pull');
+    const media = new MediaFetcher(store, {
+      allowedOrigins: settings.media.allowedOrigins,
+      maxBytes: settings.media.maxBytes,
     });
-    throw error;
+    const perLanguage: Record<string, PullCounters> = {};
+    const runLanguage = async (lang: string): Promise<void> => {
+      const counters = emptyCounters();
+      perLanguage[lang] = counters;
+      const languageStart = Date.now();
+      const client = run.clients.get(lang) as CmsClient;
+      try {
+        await pullLanguage({
+          prepared: run.prepared.get(lang) as PreparedLanguage,
+          client,
+          store,
+          lang,
+          backup,
+          historyRun: backup ? runId : undefined,
+          media,
+          counters,
+          emit,
+          signal: run.signal,
+          fullSweepEvery: settings.pull.fullSweepEvery,
+        });
+      } finally {
+        counters.requests = client.stats.requests;
+        counters.seconds = roundSeconds(Date.now() - languageStart);
+      }
+    };
+    const summary = (): PullSummary => {
+      const total = sumCounters(Object.values(perLanguage));
+      total.seconds = roundSeconds(Date.now() - started);
+      return {
+        languages: perLanguage,
+        total,
+        status: total.errors > 0 ? 'partial' : 'ok',
+        runId,
+      };
+    };
+    try {
+      await settleAll(settings.languages.map(runLanguage));
+    } catch (error) {
+      const failed = summary();
+      store.runs.finish(runId, 'failed', {
+        languages: failed.languages,
+        total: failed.total,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      throw error;
+    }
+    const result = summary();
+    store.runs.finish(runId, result.status, {
+      languages: result.languages,
+      total: result.total,
+      backup,
+    });
+    return result;
+  } finally {
+    if (!run.cache) store.close();
   }
-  const result = summary();
-  store.runs.finish(runId, result.status, {
-    languages: result.languages,
-    total: result.total,
-    backup,
-  });
-  return result;
 }
