@@ -79,7 +79,7 @@ export interface BuildOptions extends Omit<PlanOptions, 'templatesHash'> {
 }
 
 /** What a build is done with: its renders, or its search bundles. */
-export type BuildFinished = (what: 'pages' | 'bundles') => void;
+export type BuildFinished = (what: 'renders' | 'bundles') => void;
 
 export interface BuildPhases {
   /** Reading the theme and listing the output directory. */
@@ -234,7 +234,7 @@ export async function renderAndWrite(
     toRender(plan, known, kept),
     { ...known, ...rows, staging, chunkSize: run.options.renderChunkSize ?? RENDER_CHUNK },
   );
-  run.options.finished?.('pages');
+  run.options.finished?.('renders');
   const warnings = [...plan.warnings, ...rendering.warnings];
   const outputs = [
     ...kept,

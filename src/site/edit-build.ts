@@ -235,7 +235,7 @@ async function pagesThenSearch(
   const pages = await inOneSwitch(
     {
       ...run,
-      options: { ...run.options, finished: only('pages', run.options.finished) },
+      options: { ...run.options, finished: only('renders', run.options.finished) },
       known: pagesKnown,
       plan: { ...plan, search: { ...plan.search, shards: [] } },
     },
@@ -266,7 +266,7 @@ async function pagesThenSearch(
 }
 
 /** `finished`, told only of `part`. */
-function only(part: 'pages' | 'bundles', finished: BuildFinished | undefined): BuildFinished {
+function only(part: 'renders' | 'bundles', finished: BuildFinished | undefined): BuildFinished {
   return (what) => {
     if (what === part) finished?.(what);
   };

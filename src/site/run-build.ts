@@ -179,7 +179,7 @@ async function buildInOrder(
       // The languages after are checked only once the pages or bundles are made.
       finished: (what) => {
         if (!lastToBuild(at)) return;
-        if (what === 'pages') run.workers()?.rendersDone?.();
+        if (what === 'renders') run.workers()?.rendersDone?.();
         else run.workers()?.indexingDone?.();
       },
     });
