@@ -72,7 +72,7 @@ export interface BuildOptions extends Omit<PlanOptions, 'templatesHash'> {
   /** Pages per Eleventy run; the pages of one are written while the next renders. @default 500 */
   renderChunkSize?: number;
   /**
-   * Called once the pages are rendered, before the search bundles are awaited (`pages`), and
+   * Called once the pages are rendered, before the search bundles are awaited (`renders`), and
    * once the bundles are indexed, before they are staged and committed (`bundles`).
    */
   finished?: BuildFinished | undefined;

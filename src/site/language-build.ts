@@ -34,7 +34,7 @@ export interface LanguageJob {
   /** Started on first use: a language that turns out to be unchanged renders nothing. */
   workers: () => BuildWorkers;
   /**
-   * Called once the language's pages are rendered (`pages`; its search bundles may still be
+   * Called once the language's pages are rendered (`renders`; its search bundles may still be
    * indexed) and once its bundles are (`bundles`): when no language after it builds, the
    * worker it was done with can stop then. @default nothing
    */

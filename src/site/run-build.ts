@@ -170,15 +170,18 @@ async function buildInOrder(
   const lastToBuild = (at: number): boolean =>
     jobs.slice(at + 1).every((later) => languageSkipped(store, settings, later));
   for (const [at, job] of jobs.entries()) {
+    // Checked once, when the language's renders or bundles are first done: nothing this
+    // language's build does changes whether a later one is skipped.
+    let last: boolean | undefined;
     const result = await buildLanguage(store, settings, {
       ...job,
       ...run.base,
       sourcesAt: run.sourcesAt,
       workers: run.workersFor,
       warmUp: run.warmUp,
-      // The languages after are checked only once the pages or bundles are made.
       finished: (what) => {
-        if (!lastToBuild(at)) return;
+        last ??= lastToBuild(at);
+        if (!last) return;
         if (what === 'renders') run.workers()?.rendersDone?.();
         else run.workers()?.indexingDone?.();
       },
