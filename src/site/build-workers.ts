@@ -68,7 +68,7 @@ export interface BuildWorkers {
    * its bundle from this thread starts now, so that its start overlaps the transform and the
    * plan. A full build, which indexes in the search worker, starts none on this thread.
    */
-  expectEdits?(): void;
+  expectEdits(): void;
   /**
    * Has the renderer start its next Eleventy run for `target` now, so that the edit build's
    * render request, a few hundred ms later, only gives it its pages (`JobRenderer.prepare`).
@@ -85,9 +85,9 @@ export interface BuildWorkers {
    * Pagefind and commits (`close` waits for it). Its teardown (~30–60 ms of the thread's heap
    * freed) was on the run's last steps, after the switch.
    */
-  rendersDone?(): void;
+  rendersDone(): void;
   /** No bundle is indexed after this: the search worker and Pagefind stop now, as above. */
-  indexingDone?(): void;
+  indexingDone(): void;
   /** Stops the workers, if any; calls still pending are rejected. */
   close(): Promise<void>;
 }
@@ -131,6 +131,11 @@ function inThisThread(): BuildWorkers {
     // run would wait for its pages on the thread that plans them.
     warmUp: () => undefined,
     prepare: () => undefined,
+    // Pagefind's process here starts with the first bundle and lives as long as this process
+    // (nothing runs beside this thread for an edit's early start to overlap, nor to let go).
+    expectEdits: () => undefined,
+    rendersDone: () => undefined,
+    indexingDone: () => undefined,
     // `renderAndStage` here renders with a fresh Eleventy run that keeps no compiled code.
     useCompiles: () => undefined,
     close: () => Promise.resolve(),
@@ -272,8 +277,8 @@ export function keptBuildWorkers(buildsPerSet = 50): KeptBuildWorkers {
         ...workers,
         // Warm after its first build.
         warmUp: builds === 1 ? workers.warmUp : () => undefined,
-        rendersDone: () => (options?.last === true ? workers.rendersDone?.() : undefined),
-        indexingDone: () => (options?.last === true ? workers.indexingDone?.() : undefined),
+        rendersDone: () => (options?.last === true ? workers.rendersDone() : undefined),
+        indexingDone: () => (options?.last === true ? workers.indexingDone() : undefined),
         close: () => Promise.resolve(),
       };
     },

@@ -117,7 +117,7 @@ export async function runBuild(
   };
   startRendering(languages, settings, options, {
     warmUp,
-    expectEdits: () => workersFor().expectEdits?.(),
+    expectEdits: () => workersFor().expectEdits(),
     prepare: (target) => workersFor().prepare(target),
   });
   try {
@@ -182,8 +182,8 @@ async function buildInOrder(
       finished: (what) => {
         last ??= lastToBuild(at);
         if (!last) return;
-        if (what === 'renders') run.workers()?.rendersDone?.();
-        else run.workers()?.indexingDone?.();
+        if (what === 'renders') run.workers()?.rendersDone();
+        else run.workers()?.indexingDone();
       },
     });
     addToTotal(run.summary, job.lang, result);

@@ -95,7 +95,10 @@ describe('a run after one edit', () => {
       warmUp: (dir) => workers.warmUp(dir),
       prepare: (target) => workers.prepare(target),
       useCompiles: (compiles) => workers.useCompiles(compiles),
-      // Kept, as a watch keeps its workers: closed below, once.
+      expectEdits: () => workers.expectEdits(),
+      // Kept, as a watch keeps its workers: not let go by the build, closed below, once.
+      rendersDone: () => undefined,
+      indexingDone: () => undefined,
       close: () => Promise.resolve(),
     };
     try {
