@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { jobRenderer, type RenderInput } from '../../../src/site/eleventy-renderer.js';
-import type { Job } from '../../../src/site/template-data.js';
+import { jobRenderer } from '../../../src/site/eleventy-renderer.js';
+import { postsInput, tinyTheme } from '../../helpers/tiny-theme.js';
 
 let tmp: string;
 beforeEach(() => {
@@ -19,46 +19,24 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 /** A theme whose post page prints the language and the job's title, and one page of its own. */
-function theme(): string {
-  const dir = path.join(tmp, 'theme');
-  fs.mkdirSync(dir);
-  fs.writeFileSync(
-    path.join(dir, 'post.njk'),
-    '---\npagination: { data: cms.jobs.post, size: 1, alias: job }\npermalink: "{{ job.permalink }}"\n---\n{{ cms.lang }}:{{ job.title }}',
-  );
-  fs.writeFileSync(
-    path.join(dir, 'robots.njk'),
-    '---\npermalink: /robots.txt\n---\nlang {{ cms.lang }}',
-  );
-  return dir;
-}
-
-function input(templatesDir: string, outDir: string, titles: string[]): RenderInput {
-  return {
-    templatesDir,
-    outDir,
-    global: {
-      lang: 'pl',
-      locale: 'pl',
-      site: { name: 'S', description: '', publicUrl: 'http://x/' },
-    },
-    jobs: titles.map((title) => ({ kind: 'post', title }) as unknown as Job),
-  };
-}
+const theme = (): string =>
+  tinyTheme(tmp, '{{ cms.lang }}:{{ job.title }}', {
+    'robots.njk': '---\npermalink: /robots.txt\n---\nlang {{ cms.lang }}',
+  });
 
 describe('jobRenderer', () => {
   it('renders from a prepared run the pages a run started with them renders', async () => {
     const dir = theme();
     const out = path.join(tmp, 'out', 'pl');
-    const fresh = await jobRenderer().render(input(dir, out, ['a', 'b']));
+    const fresh = await jobRenderer().render(postsInput(dir, out, ['a', 'b']));
     const renderer = jobRenderer();
     await renderer.prepare({ templatesDir: dir, outDir: out });
-    const prepared = await renderer.render(input(dir, out, ['a', 'b']));
+    const prepared = await renderer.render(postsInput(dir, out, ['a', 'b']));
     expect(fresh.pages).toEqual(['pl:a', 'pl:b']);
     expect(prepared.pages).toEqual(fresh.pages);
     expect([...prepared.extras]).toEqual([['robots.txt', 'lang pl']]);
     // The next request has no prepared run: it starts its own.
-    expect((await renderer.render(input(dir, out, ['c']))).pages).toEqual(['pl:c']);
+    expect((await renderer.render(postsInput(dir, out, ['c']))).pages).toEqual(['pl:c']);
   });
 
   it('renders a template added after the prepared run walked the theme', async () => {
@@ -67,7 +45,7 @@ describe('jobRenderer', () => {
     const renderer = jobRenderer();
     await renderer.prepare({ templatesDir: dir, outDir: out });
     fs.writeFileSync(path.join(dir, 'humans.njk'), '---\npermalink: /humans.txt\n---\nadded');
-    const result = await renderer.render(input(dir, out, ['a']));
+    const result = await renderer.render(postsInput(dir, out, ['a']));
     expect(result.pages).toEqual(['pl:a']);
     expect(result.extras.get('humans.txt')).toBe('added');
   });
@@ -76,7 +54,7 @@ describe('jobRenderer', () => {
     const dir = theme();
     const renderer = jobRenderer();
     await renderer.prepare({ templatesDir: dir, outDir: path.join(tmp, 'out', 'es') });
-    const result = await renderer.render(input(dir, path.join(tmp, 'out', 'pl'), ['a']));
+    const result = await renderer.render(postsInput(dir, path.join(tmp, 'out', 'pl'), ['a']));
     expect(result.pages).toEqual(['pl:a']);
     expect([...result.extras]).toEqual([['robots.txt', 'lang pl']]);
     expect(result.warnings).toEqual([]);

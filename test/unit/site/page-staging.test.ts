@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderAndStage, type StagedRenderInput } from '../../../src/site/page-staging.js';
-import type { Job } from '../../../src/site/template-data.js';
+import { postsInput, tinyTheme } from '../../helpers/tiny-theme.js';
 
 let tmp: string;
 beforeEach(() => {
@@ -19,15 +19,7 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 /** A theme whose post page is the job's title, nothing else. */
-function theme(): string {
-  const dir = path.join(tmp, 'theme');
-  fs.mkdirSync(dir);
-  fs.writeFileSync(
-    path.join(dir, 'post.njk'),
-    '---\npagination: { data: cms.jobs.post, size: 1, alias: job }\npermalink: "{{ job.permalink }}"\n---\n{{ job.title | safe }}',
-  );
-  return dir;
-}
+const theme = (): string => tinyTheme(tmp, '{{ job.title | safe }}');
 
 const sha = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -40,14 +32,7 @@ function input(
   previous: (string | undefined)[],
 ): StagedRenderInput {
   return {
-    templatesDir,
-    global: {
-      lang: 'pl',
-      locale: 'pl',
-      site: { name: 'S', description: '', publicUrl: 'http://x/' },
-    },
-    jobs: titles.map((title) => ({ kind: 'post', title }) as unknown as Job),
-    outDir: path.join(tmp, 'eleventy-out'),
+    ...postsInput(templatesDir, path.join(tmp, 'eleventy-out'), titles),
     stage: {
       root: path.join(tmp, 'root'),
       dir: stageDir,
