@@ -96,6 +96,8 @@ describe('openStore', () => {
       'site_paths_state',
       'sync_queue',
       'sync_state',
+      'transform_changes',
+      'transform_logging',
       'transformed',
     ]);
   });
