@@ -18,6 +18,7 @@ import { upgrade016 } from './schema-upgrades/016-site-paths.js';
 import { upgrade017 } from './schema-upgrades/017-build-placement.js';
 import { upgrade018 } from './schema-upgrades/018-placement-chunks.js';
 import { upgrade019 } from './schema-upgrades/019-nunjucks-compiles.js';
+import { upgrade020 } from './schema-upgrades/020-item-change-logs.js';
 
 /** Every schema step, in order. Append new steps; never edit a released one. */
 export const SCHEMA_UPGRADES: readonly SchemaUpgrade[] = [
@@ -40,6 +41,7 @@ export const SCHEMA_UPGRADES: readonly SchemaUpgrade[] = [
   upgrade017,
   upgrade018,
   upgrade019,
+  upgrade020,
 ];
 
 /** The schema version this code writes; `PRAGMA user_version` of an up-to-date cache. */

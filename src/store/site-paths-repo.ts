@@ -74,13 +74,52 @@ export class SitePathsRepo {
   }
 
   /**
+   * Whether the stored rows are still exactly the language's public items of `types` with
+   * their current links, from the items logged as changed since they last were (schema
+   * upgrade 20): each logged item public with a row of its link, or neither. When they are,
+   * the log is emptied in the same transaction, so no change logged after the check is lost.
+   * Undefined when the language is not logged yet (`matchPublicItems` answers then).
+   */
+  matchLoggedChanges(lang: string, types: readonly ItemType[]): boolean | undefined {
+    if (!this.#isLogged(lang)) return undefined;
+    const anyChange = 'SELECT 1 FROM site_paths_changes WHERE lang = ? LIMIT 1';
+    if (this.#ctx.read(() => this.#ctx.stmt(anyChange).get(lang)) === undefined) return true;
+    const unmatched = `SELECT 1 FROM site_paths_changes c
+      LEFT JOIN items i ON i.lang = c.lang AND i.type = c.type AND i.id = c.id AND ${publicItemSql('i')}
+      LEFT JOIN site_paths s ON s.lang = c.lang AND s.type = c.type AND s.id = c.id
+      WHERE c.lang = ? AND c.type IN (${types.map(() => '?').join(', ')})
+        AND NOT ((i.id IS NULL AND s.id IS NULL)
+          OR (i.id IS NOT NULL AND s.id IS NOT NULL AND s.link IS i.link))
+      LIMIT 1`;
+    return this.#ctx.write(() => {
+      if (this.#ctx.stmt(unmatched).get(lang, ...types) !== undefined) return false;
+      this.#ctx.stmt('DELETE FROM site_paths_changes WHERE lang = ?').run(lang);
+      return true;
+    }, 'checking changed site paths');
+  }
+
+  /**
+   * `matchPublicItems`, and when the rows match, the language's changes logged from then on
+   * (in the same transaction): a cache from before the log is checked whole once.
+   */
+  matchPublicItemsAndLog(lang: string, types: readonly ItemType[]): boolean {
+    return this.#ctx.write(() => {
+      if (!this.matchPublicItems(lang, types)) return false;
+      this.#startLogging(lang);
+      return true;
+    }, 'checking site paths');
+  }
+
+  /**
    * Forgets a language's rows and its state, and empties the connection's scratch set of
-   * taken paths (`take`), to assign every path again.
+   * taken paths (`take`), to assign every path again. The changes logged so far are read by
+   * the assignment that follows; those made from here on are logged for the next check.
    */
   clear(lang: string): void {
     this.#ctx.write(() => {
       this.#ctx.stmt('DELETE FROM site_paths WHERE lang = ?').run(lang);
       this.#ctx.stmt('DELETE FROM site_paths_state WHERE lang = ?').run(lang);
+      this.#startLogging(lang);
     }, 'clearing site paths');
     this.#scratch('site_paths_taken', 'folded');
   }
@@ -238,6 +277,17 @@ export class SitePathsRepo {
   /** Empties the scratch set of file names. */
   endFiles(): void {
     this.#scratch('site_paths_files', 'file');
+  }
+
+  #isLogged(lang: string): boolean {
+    const sql = 'SELECT 1 FROM site_paths_logging WHERE lang = ?';
+    return this.#ctx.read(() => this.#ctx.stmt(sql).get(lang)) !== undefined;
+  }
+
+  /** Empties the language's log and has the triggers log its items' changes from now on. */
+  #startLogging(lang: string): void {
+    this.#ctx.stmt('DELETE FROM site_paths_changes WHERE lang = ?').run(lang);
+    this.#ctx.stmt('INSERT OR IGNORE INTO site_paths_logging (lang) VALUES (?)').run(lang);
   }
 
   /** A temporary one-column set of this connection, created or emptied. */

@@ -173,11 +173,9 @@ export class TransformedRepo {
   /** How many live items of a language need transforming with `transformVersion`. */
   countStale(lang: string, transformVersion: string, options: StaleOptions = {}): number {
     const types = options.types ?? [];
-    const typeClause =
-      types.length > 0 ? ` AND i.type IN (${types.map(() => '?').join(', ')})` : '';
     const sql = `SELECT count(*) AS n FROM items i INDEXED BY items_live_hashes
       LEFT JOIN transformed t ON t.lang = i.lang AND t.type = i.type AND t.id = i.id
-      WHERE ${STALE_WHERE}${typeClause}`;
+      WHERE ${STALE_WHERE}${typeClauseOf(types)}`;
     return this.#ctx.read(
       () => this.#ctx.stmt<{ n: number }>(sql).get(lang, transformVersion, ...types)?.n ?? 0,
     );
@@ -187,29 +185,96 @@ export class TransformedRepo {
    * Live items needing a transform, by type then id, read in chunks: the caller may `put`
    * each result while iterating (a row put is no longer stale and is not seen again).
    */
-  *iterateStale(
+  iterateStale(
     lang: string,
     transformVersion: string,
     options: StaleOptions = {},
   ): Generator<StoredItem> {
-    const chunkSize = options.chunkSize ?? 500;
+    const types = options.types ?? [];
+    const sql = `SELECT ${itemColumnsSql('i')} FROM items i INDEXED BY items_live_hashes
+      LEFT JOIN transformed t ON t.lang = i.lang AND t.type = i.type AND t.id = i.id
+      WHERE ${STALE_WHERE}${typeClauseOf(types)} AND (i.type, i.id) > (?, ?)
+      ORDER BY i.type, i.id LIMIT ?`;
+    return this.#staleChunks(sql, [lang, transformVersion, ...types], options.chunkSize);
+  }
+
+  /**
+   * `iterateStale` among the items logged as changed up to `upTo` (`loggedChanges`): every
+   * stale item when the language's last complete transform used `transformVersion`.
+   */
+  iterateStaleLogged(
+    lang: string,
+    transformVersion: string,
+    upTo: number,
+    options: StaleOptions = {},
+  ): Generator<StoredItem> {
+    const types = options.types ?? [];
+    const sql = `SELECT ${itemColumnsSql('i')}
+      FROM (SELECT DISTINCT type, id FROM transform_changes WHERE lang = ? AND seq <= ?) c
+      JOIN items i ON i.lang = ? AND i.type = c.type AND i.id = c.id
+      LEFT JOIN transformed t ON t.lang = i.lang AND t.type = i.type AND t.id = i.id
+      WHERE ${STALE_WHERE}${typeClauseOf(types)} AND (i.type, i.id) > (?, ?)
+      ORDER BY i.type, i.id LIMIT ?`;
+    const params = [lang, upTo, lang, lang, transformVersion, ...types];
+    return this.#staleChunks(sql, params, options.chunkSize);
+  }
+
+  /**
+   * The last change logged for `lang` (0 when none) when its last complete transform used
+   * `transformVersion` and its changes have been logged since (schema upgrade 20); undefined
+   * otherwise: every live item must be read.
+   */
+  loggedChanges(lang: string, transformVersion: string): { upTo: number } | undefined {
+    return this.#ctx.read(() => {
+      const logged = this.#ctx
+        .stmt('SELECT transform_version FROM transform_logging WHERE lang = ?')
+        .pluck()
+        .get(lang) as string | undefined;
+      if (logged !== transformVersion) return undefined;
+      const last = this.#ctx
+        .stmt('SELECT max(seq) FROM transform_changes WHERE lang = ?')
+        .pluck()
+        .get(lang) as number | null;
+      return { upTo: last ?? 0 };
+    });
+  }
+
+  /**
+   * Starts a pass over every live item of `lang`: its log emptied (the pass reads it all),
+   * its changes logged from here on, and no pass complete until `finishLoggedPass`.
+   */
+  startLoggedPass(lang: string): void {
+    this.#ctx.write(() => {
+      this.#ctx.stmt('DELETE FROM transform_changes WHERE lang = ?').run(lang);
+      this.#ctx
+        .stmt('INSERT OR REPLACE INTO transform_logging (lang, transform_version) VALUES (?, ?)')
+        .run(lang, '');
+    }, 'starting a transform log');
+  }
+
+  /**
+   * Records a complete transform of `lang` with `transformVersion`: the changes logged up to
+   * `upTo` are done with; later ones are read by the next transform.
+   */
+  finishLoggedPass(lang: string, transformVersion: string, upTo: number): void {
+    this.#ctx.write(() => {
+      this.#ctx.stmt('DELETE FROM transform_changes WHERE lang = ? AND seq <= ?').run(lang, upTo);
+      this.#ctx
+        .stmt('INSERT OR REPLACE INTO transform_logging (lang, transform_version) VALUES (?, ?)')
+        .run(lang, transformVersion);
+    }, 'ending a transform log');
+  }
+
+  /** Rows of `sql` (its last three parameters: the last type, id, and the chunk's size). */
+  *#staleChunks(sql: string, params: readonly unknown[], chunkSize = 500): Generator<StoredItem> {
     if (!Number.isSafeInteger(chunkSize) || chunkSize < 1) {
       throw new RangeError(`chunkSize must be a positive integer, got ${String(chunkSize)}`);
     }
-    const types = options.types ?? [];
-    const typeClause =
-      types.length > 0 ? ` AND i.type IN (${types.map(() => '?').join(', ')})` : '';
-    const sql = `SELECT ${itemColumnsSql('i')} FROM items i INDEXED BY items_live_hashes
-      LEFT JOIN transformed t ON t.lang = i.lang AND t.type = i.type AND t.id = i.id
-      WHERE ${STALE_WHERE}${typeClause} AND (i.type, i.id) > (?, ?)
-      ORDER BY i.type, i.id LIMIT ?`;
     let lastType = '';
     let lastId = 0;
     for (;;) {
       const rows = this.#ctx.read(() =>
-        this.#ctx
-          .stmt<ItemRow>(sql)
-          .all(lang, transformVersion, ...types, lastType, lastId, chunkSize),
+        this.#ctx.stmt<ItemRow>(sql).all(...params, lastType, lastId, chunkSize),
       );
       for (const row of rows) yield itemFromRow(row);
       const last = rows.at(-1);
@@ -261,4 +326,9 @@ export class TransformedRepo {
           AND i.id = transformed.id AND i.deleted_at IS NOT NULL)`);
     return this.#ctx.write(() => remove.run(lang).changes, 'pruning transformed HTML');
   }
+}
+
+/** `AND i.type IN (...)` with one parameter a type; '' for every type. */
+function typeClauseOf(types: readonly ItemType[]): string {
+  return types.length > 0 ? ` AND i.type IN (${types.map(() => '?').join(', ')})` : '';
 }

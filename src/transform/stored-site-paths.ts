@@ -3,7 +3,8 @@
  * rules of `assignSitePaths` (item-site-paths.ts) but without holding a map of every item: at
  * 1,000,000 posts the transform's maps of paths, links and taken names were ~1.5 KB a post.
  * A run whose public items and links are those of the stored rows (a run after editing a
- * post's text) reuses them whole: one check inside SQLite instead of reading every item.
+ * post's text) reuses them whole, checking only the items logged as changed since (schema
+ * upgrade 20) instead of reading every item.
  */
 import { BUILT_TYPES, collectionOf } from '../collections.js';
 import type { Store } from '../store/index.js';
@@ -44,7 +45,7 @@ export function storeSitePaths(store: Store, lang: string, homeUrl: string): Sto
     state !== undefined &&
     state.homeUrl === homeUrl &&
     state.rules === SITE_PATH_RULES &&
-    store.sitePaths.matchPublicItems(lang, BUILT_TYPES)
+    rowsStillMatch(store, lang)
   ) {
     return { digest: state.digest, reused: true };
   }
@@ -65,6 +66,18 @@ export function storeSitePaths(store: Store, lang: string, homeUrl: string): Sto
   const digest = sortedPathsDigest(store.sitePaths.byItemKey(lang));
   store.sitePaths.finish(lang, { homeUrl, rules: SITE_PATH_RULES, digest });
   return { digest, reused: false };
+}
+
+/**
+ * Whether the stored rows are still those of the public items and their links: from the
+ * items logged as changed since they were (proportional to the edit), or, on a cache not
+ * logged yet, from every public item once.
+ */
+function rowsStillMatch(store: Store, lang: string): boolean {
+  return (
+    store.sitePaths.matchLoggedChanges(lang, BUILT_TYPES) ??
+    store.sitePaths.matchPublicItemsAndLog(lang, BUILT_TYPES)
+  );
 }
 
 /**

@@ -16,6 +16,7 @@ import { isPublic, parseItemJson, renderedField } from './publication.js';
 import { plainTextExcerpt } from './plain-excerpt.js';
 import { linksIntoFiles } from './removed-link-targets.js';
 import type { PreviousBuild } from './previous-build.js';
+import { staleItems } from './stale-items.js';
 import { removedItemPages, storedLinkResolver, storeSitePaths } from './stored-site-paths.js';
 import { createUrlResolver } from './url-resolver.js';
 import { transformKey } from './version.js';
@@ -111,8 +112,9 @@ export function runTransform(store: Store, options: TransformOptions): Transform
   const moved: (PathCandidate & { path: string })[] = [];
   const writes = new BatchedWrites(store, options.batchSize ?? 200);
   const linking = linkingToRemoved(store, options, paths.digest, key);
-  const stale = store.transformed.iterateStale(lang, key, { types: BUILT_TYPES });
-  for (const item of chain(linking, stale)) {
+  // The items changed since the last complete transform, when the cache logged them.
+  const stale = staleItems(store, lang, key);
+  for (const item of chain(linking, stale.items)) {
     const placed = store.sitePaths.get(lang, item.type, item.id);
     // Non-public items stay stale on purpose: they never reach the output, so no HTML is made.
     if (placed === undefined || !isPublic(item)) continue;
@@ -140,6 +142,7 @@ export function runTransform(store: Store, options: TransformOptions): Transform
     if (placed?.fallback === true) moved.push({ ...placed, path: placed.sitePath });
   });
   writes.flush();
+  stale.done();
   moved.sort((a, b) => rankOf(a.type) - rankOf(b.type) || a.id - b.id);
   for (const candidate of moved) {
     summary.moved.push(

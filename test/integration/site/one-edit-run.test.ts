@@ -60,7 +60,7 @@ describe('a run after one edit', () => {
   type IndexGate = { released: Promise<void>; handedBack: boolean };
 
   /** `cms-mirror run`, as a scheduled job runs it. */
-  async function viaRun(changed: 'updated' | 'created'): Promise<Planned> {
+  async function viaRun(changed: 'updated' | 'created' | 'deleted'): Promise<Planned> {
     const run = await mirror.run();
     expect(run.pull.languages['pl']?.[changed]).toBe(1);
     return run.build.languages['pl'] as unknown as Planned;
@@ -71,7 +71,7 @@ describe('a run after one edit', () => {
    * search index it asks for is handed back only once `released` says so (or after 30 s).
    */
   async function viaWatch(
-    changed: 'updated' | 'created',
+    changed: 'updated' | 'created' | 'deleted',
     trace: string[],
     gate: IndexGate = { released: Promise.resolve(), handedBack: false },
   ): Promise<Planned> {
@@ -122,7 +122,7 @@ describe('a run after one edit', () => {
   async function runAfter(
     edit: () => void,
     plan: 'edits' | 'full',
-    changed: 'updated' | 'created' = 'updated',
+    changed: 'updated' | 'created' | 'deleted' = 'updated',
     via: 'run' | 'watch' = 'run',
     trace: string[] = [],
     gate?: IndexGate,
@@ -352,6 +352,24 @@ describe('a run after one edit', () => {
       'full',
     );
     expect(fs.existsSync(path.join(langDir, target.file))).toBe(false);
+  }, 300_000);
+
+  it('after a linked post is deleted: its page goes, and no page links to it', async () => {
+    // Another linked post than the slug and title edits': its page is still where it was.
+    const target = linkedPost(2);
+    const linking = await linkingNow(target);
+    expect(linking.length).toBeGreaterThan(0);
+    const written = await runAfter(
+      () => mirror.site.control.deleteItem('pl', 'posts', target.id),
+      'full',
+      'deleted',
+    );
+    expect(fs.existsSync(path.join(mirror.outDir, 'pl', target.file))).toBe(false);
+    for (const file of linking) expect(written).toContain(file);
+    // The full build reads the same cache: a link the transform kept would be in both.
+    const gone = `${path.posix.basename(path.posix.dirname(target.file))}/`;
+    const broken = checkLinks(mirror.outDir, 'pl').broken.filter((link) => link.url.includes(gone));
+    expect(broken).toEqual([]);
   }, 300_000);
 
   it('after a new post: its page comes', async () => {

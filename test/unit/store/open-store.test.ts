@@ -91,9 +91,13 @@ describe('openStore', () => {
       'runs',
       'site_info',
       'site_paths',
+      'site_paths_changes',
+      'site_paths_logging',
       'site_paths_state',
       'sync_queue',
       'sync_state',
+      'transform_changes',
+      'transform_logging',
       'transformed',
     ]);
   });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import {
   removedItemPages,
@@ -109,6 +110,134 @@ describe('storeSitePaths', () => {
     // Another home: every path is read against it again.
     expect(storeSitePaths(cache.store, 'pl', 'http://host/').reused).toBe(false);
     expect(stored()).toEqual({ 'posts:2': ['/pl/b/', false] });
+  });
+});
+
+describe('storeSitePaths after a change, from the items changed since the rows were current', () => {
+  /** SQL on the cache file through a connection of its own, as another process would write. */
+  function sql(statement: string, ...params: unknown[]): void {
+    const db = new Database(cache.temp.file);
+    try {
+      db.prepare(statement).run(...params);
+    } finally {
+      db.close();
+    }
+  }
+
+  function assigned(): void {
+    cache.store.items.upsertPage('pl', 'pages', [item(5, 'http://host/pl/about/')]);
+    cache.store.items.upsertPage('pl', 'posts', [
+      item(1, 'http://host/pl/a/'),
+      item(2, 'http://host/pl/b/'),
+      item(3, 'http://host/pl/c/'),
+    ]);
+    expect(storeSitePaths(cache.store, 'pl', home).reused).toBe(false);
+  }
+
+  const before = {
+    'pages:5': ['/about/', false],
+    'posts:1': ['/a/', false],
+    'posts:2': ['/b/', false],
+    'posts:3': ['/c/', false],
+  };
+
+  it.each([
+    [
+      'a tombstone',
+      () => cache.store.items.tombstone('pl', 'posts', [2]),
+      { 'pages:5': before['pages:5'], 'posts:1': before['posts:1'], 'posts:3': before['posts:3'] },
+    ],
+    [
+      'a password set',
+      () =>
+        cache.store.items.upsertPage('pl', 'posts', [
+          item(3, 'http://host/pl/c/', { password: 'x' }),
+        ]),
+      { 'pages:5': before['pages:5'], 'posts:1': before['posts:1'], 'posts:2': before['posts:2'] },
+    ],
+    [
+      'a content protected',
+      () =>
+        cache.store.items.upsertPage('pl', 'posts', [
+          item(1, 'http://host/pl/a/', { content: { rendered: '<p>1</p>', protected: true } }),
+        ]),
+      { 'pages:5': before['pages:5'], 'posts:2': before['posts:2'], 'posts:3': before['posts:3'] },
+    ],
+    [
+      'a row deleted by another connection',
+      () => sql("DELETE FROM items WHERE lang = 'pl' AND type = 'posts' AND id = 1"),
+      { 'pages:5': before['pages:5'], 'posts:2': before['posts:2'], 'posts:3': before['posts:3'] },
+    ],
+    [
+      'a link changed by another connection',
+      () => sql("UPDATE items SET link = 'http://host/pl/about/' WHERE type = 'posts' AND id = 3"),
+      { ...before, 'posts:3': ['/posts/3/', true] },
+    ],
+    [
+      'a new public post',
+      () => cache.store.items.upsertPage('pl', 'posts', [item(4, 'http://host/pl/d/')]),
+      { ...before, 'posts:4': ['/d/', false] },
+    ],
+    [
+      'a draft published',
+      () => {
+        sql(
+          "INSERT INTO items (lang, type, id, status, link, json, content_hash, context, fetched_at) VALUES ('pl', 'posts', 6, 'draft', 'http://host/pl/f/', '{}', 'h', 'view', '2024-01-01')",
+        );
+        expect(storeSitePaths(cache.store, 'pl', home).reused).toBe(true);
+        sql("UPDATE items SET status = 'publish' WHERE type = 'posts' AND id = 6");
+      },
+      { ...before, 'posts:6': ['/f/', false] },
+    ],
+  ] as const)('assigns every path again after %s', (_, change, after) => {
+    assigned();
+    change();
+    expect(storeSitePaths(cache.store, 'pl', home).reused).toBe(false);
+    expect(stored()).toEqual(after);
+  });
+
+  it('reuses the rows after changes that leave them current, and still sees a later change', () => {
+    assigned();
+    // The text, a new draft, and a link changed and changed back: none moves a row.
+    cache.store.items.upsertPage('pl', 'posts', [
+      item(2, 'http://host/pl/b/', { content: { rendered: '<p>edited</p>', protected: false } }),
+      item(8, 'http://host/pl/h/', { status: 'draft' }),
+    ]);
+    sql("UPDATE items SET link = 'http://host/pl/z/' WHERE type = 'posts' AND id = 1");
+    sql("UPDATE items SET link = 'http://host/pl/a/' WHERE type = 'posts' AND id = 1");
+    expect(storeSitePaths(cache.store, 'pl', home).reused).toBe(true);
+    expect(storeSitePaths(cache.store, 'pl', home).reused).toBe(true);
+    // Only `es` changes: `pl`'s rows stay current.
+    cache.store.items.upsertPage('es', 'posts', [item(1, 'http://host/es/a/')]);
+    expect(storeSitePaths(cache.store, 'pl', home).reused).toBe(true);
+    cache.store.items.upsertPage('pl', 'posts', [item(1, 'http://host/pl/b/')]);
+    expect(storeSitePaths(cache.store, 'pl', home).reused).toBe(false);
+    expect(stored()).toEqual({
+      ...before,
+      'posts:1': ['/b/', false],
+      'posts:2': ['/posts/2/', true],
+    });
+  });
+
+  it('checks every item once on a cache whose changes were not logged (made before the log)', () => {
+    assigned();
+    // As a cache of an older version holds them: rows and their state, nothing logged, and
+    // an item changed since.
+    sql('DELETE FROM site_paths_logging');
+    sql("UPDATE items SET link = 'http://host/pl/d/' WHERE type = 'posts' AND id = 3");
+    expect(storeSitePaths(cache.store, 'pl', home).reused).toBe(false);
+    expect(stored()).toEqual({ ...before, 'posts:3': ['/d/', false] });
+
+    sql('DELETE FROM site_paths_logging');
+    expect(storeSitePaths(cache.store, 'pl', home).reused).toBe(true);
+    // Checked whole once, then logged: a later change is seen.
+    cache.store.items.tombstone('pl', 'pages', [5]);
+    expect(storeSitePaths(cache.store, 'pl', home).reused).toBe(false);
+    expect(stored()).toEqual({
+      'posts:1': before['posts:1'],
+      'posts:2': before['posts:2'],
+      'posts:3': ['/d/', false],
+    });
   });
 });
 
