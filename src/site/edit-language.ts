@@ -10,6 +10,7 @@ import { transformKey } from '../transform/index.js';
 import { MANIFEST_VERSION } from './build-manifest.js';
 import type { BuildReport } from './build-site.js';
 import { buildEdited } from './edit-build.js';
+import type { EditModels } from './edit-placement.js';
 import { EDIT_LIMIT } from './edit-limit.js';
 import { topLevelIntact } from './freshness.js';
 import type { LanguageJob } from './language-build.js';
@@ -41,35 +42,19 @@ export async function buildEditedLanguage(
   },
 ): Promise<EditedLanguage | undefined> {
   const { lang, options } = job;
-  const { state, pathsDigest } = job.prepared;
   const key = transformKey(settings.transform);
-  if (
-    options.force === true ||
-    !options.pulled ||
-    !mayEdit(state, { siteDigest: context.siteDigest, templatesHash: job.templatesHash, key }) ||
-    !topLevelIntact(context.outDir, store.buildState.topLevelNames(lang))
-  )
+  const since = editsSinceLastBuild(store, job, { ...context, key });
+  if (since === undefined) {
     return undefined;
-  const changed = store.buildState.changedSince(lang, state, EDIT_LIMIT);
-  if (changed === undefined) return undefined;
-  let modelSeconds = 0;
-  let warnings: string[] = [];
-  const model = (streamPosts: boolean) => {
-    const started = performance.now();
-    const read = context.model(streamPosts);
-    modelSeconds += (performance.now() - started) / 1000;
-    warnings = read.warnings;
-    return read.model;
-  };
+  }
+  const { state, changed } = since;
   const recorded = store.buildPlacement.get(lang);
-  const models = {
-    streamed: () => model(true),
-    whole: () => model(false),
-    placement:
-      recorded?.modelDigest === state.modelDigest
-        ? { posts: recorded, newest: recorded.newest }
-        : undefined,
-  };
+  const { models, timing } = timedModels(
+    context.model,
+    recorded?.modelDigest === state.modelDigest
+      ? { posts: recorded, newest: recorded.newest }
+      : undefined,
+  );
   store.buildState.markWriting(lang);
   const edited = await buildEdited(store, models, state, changed, {
     lang,
@@ -81,7 +66,9 @@ export async function buildEditedLanguage(
     pagesFirst: options.pagesFirst,
     finished: job.finished,
   });
-  if (edited === undefined) return undefined;
+  if (edited === undefined) {
+    return undefined;
+  }
   const { report } = edited;
   store.buildState.recordChanges(
     lang,
@@ -91,7 +78,7 @@ export async function buildEditedLanguage(
       siteDigest: context.siteDigest,
       sourcesAt: job.sourcesAt,
       transformVersion: key,
-      pathsDigest,
+      pathsDigest: job.prepared.pathsDigest,
       layoutDigest: edited.layoutDigest,
     },
   );
@@ -104,17 +91,64 @@ export async function buildEditedLanguage(
       pages: store.buildState.pageCount(lang),
       planned: edited.planned,
     },
-    warnings,
-    modelSeconds,
+    warnings: timing.warnings,
+    modelSeconds: timing.seconds,
     changed: changed.size,
   };
+}
+
+type EditableState = SavedState & { sourcesAt: string; layoutDigest: string };
+type Changed = NonNullable<ReturnType<Store['buildState']['changedSince']>>;
+
+/**
+ * The last build's state and what changed since, when an edit build may be tried: the run
+ * pulled, is not forced, the last build may be edited (`mayEdit`), its top-level files are
+ * all there and few items changed. Undefined for a full build.
+ */
+function editsSinceLastBuild(
+  store: Store,
+  job: LanguageJob,
+  now: { outDir: string; siteDigest: string; key: string },
+): { state: EditableState; changed: Changed } | undefined {
+  const { lang, options } = job;
+  const { state } = job.prepared;
+  if (options.force === true || !options.pulled) {
+    return undefined;
+  }
+  if (!mayEdit(state, { ...now, templatesHash: job.templatesHash })) {
+    return undefined;
+  }
+  if (!topLevelIntact(now.outDir, store.buildState.topLevelNames(lang))) {
+    return undefined;
+  }
+  const changed = store.buildState.changedSince(lang, state, EDIT_LIMIT);
+  return changed === undefined ? undefined : { state, changed };
+}
+
+/**
+ * The edit build's models (`placement`: the last build's, when still of the same model), each
+ * read timed and its warnings kept.
+ */
+function timedModels(
+  read: (streamPosts: boolean) => ModelFromStore,
+  placement: EditModels['placement'],
+): { models: EditModels; timing: { seconds: number; warnings: string[] } } {
+  const timing = { seconds: 0, warnings: [] as string[] };
+  const model = (streamPosts: boolean): ModelFromStore['model'] => {
+    const started = performance.now();
+    const made = read(streamPosts);
+    timing.seconds += (performance.now() - started) / 1000;
+    timing.warnings = made.warnings;
+    return made.model;
+  };
+  return { models: { streamed: () => model(true), whole: () => model(false), placement }, timing };
 }
 
 /** The last build is complete, of this code, and made from what every page shows now. */
 function mayEdit(
   state: SavedState | undefined,
   now: { siteDigest: string; templatesHash: string; key: string },
-): state is SavedState & { sourcesAt: string; layoutDigest: string } {
+): state is EditableState {
   return (
     state !== undefined &&
     state.manifestVersion === MANIFEST_VERSION &&

@@ -135,6 +135,18 @@ describe('cms-mirror run after an interrupted build', () => {
     await expectSameAsFullBuild();
   });
 
+  it('builds in full an edited language whose top-level file was deleted by hand', async () => {
+    // An edit build writes only what the edit touches: it would leave the file missing.
+    const target = posts[2]!;
+    mirror.site.control.updateItem('pl', 'posts', target.id, { title: 'Po ręcznym usunięciu' });
+    fs.rmSync(path.join(mirror.outDir, 'pl', 'robots.txt'));
+    const run = await mirror.run();
+    expect(run.pull.languages['pl']?.['updated']).toBe(1);
+    expect((run.build.languages['pl'] as { plan?: string } | undefined)?.plan).toBe('full');
+    expect(fs.existsSync(path.join(mirror.outDir, 'pl', 'robots.txt'))).toBe(true);
+    await expectSameAsFullBuild();
+  });
+
   it('rebuilds a language whose output directory was deleted', async () => {
     fs.rmSync(path.join(mirror.outDir, 'es', 'pagefind'), { recursive: true });
     fs.rmSync(path.join(mirror.outDir, 'es', 'index.html'));
