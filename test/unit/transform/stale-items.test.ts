@@ -1,6 +1,6 @@
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { runTransform } from '../../../src/transform/transform-runner.js';
+import { runOnAnotherConnection } from '../../helpers/store/another-connection.js';
 import { useTempStore } from '../../helpers/store/temp-store.js';
 
 const home = 'http://host/pl/';
@@ -20,14 +20,8 @@ function post(id: number, content: string, extra: Record<string, unknown> = {}) 
 }
 
 /** SQL on the cache file through a connection of its own, as another process would write. */
-function sql(statement: string, ...params: unknown[]): void {
-  const db = new Database(cache.temp.file);
-  try {
-    db.prepare(statement).run(...params);
-  } finally {
-    db.close();
-  }
-}
+const sql = (statement: string, ...params: unknown[]): void =>
+  runOnAnotherConnection(cache.temp.file, statement, ...params);
 
 /** Posts transformed by one run, and each post's stored HTML after it. */
 function transform(sanitize = true): { transformed: number; html: Record<number, string> } {

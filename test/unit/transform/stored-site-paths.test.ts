@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import {
   removedItemPages,
   storedLinkResolver,
   storeSitePaths,
 } from '../../../src/transform/stored-site-paths.js';
+import { runOnAnotherConnection } from '../../helpers/store/another-connection.js';
 import { useTempStore } from '../../helpers/store/temp-store.js';
 
 const home = 'http://host/pl/';
@@ -115,14 +115,8 @@ describe('storeSitePaths', () => {
 
 describe('storeSitePaths after a change, from the items changed since the rows were current', () => {
   /** SQL on the cache file through a connection of its own, as another process would write. */
-  function sql(statement: string, ...params: unknown[]): void {
-    const db = new Database(cache.temp.file);
-    try {
-      db.prepare(statement).run(...params);
-    } finally {
-      db.close();
-    }
-  }
+  const sql = (statement: string, ...params: unknown[]): void =>
+    runOnAnotherConnection(cache.temp.file, statement, ...params);
 
   function assigned(): void {
     cache.store.items.upsertPage('pl', 'pages', [item(5, 'http://host/pl/about/')]);
