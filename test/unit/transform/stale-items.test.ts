@@ -1,23 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { runTransform } from '../../../src/transform/transform-runner.js';
 import { runOnAnotherConnection } from '../../helpers/store/another-connection.js';
+import { post } from '../../helpers/store/item-fixtures.js';
 import { useTempStore } from '../../helpers/store/temp-store.js';
 
 const home = 'http://host/pl/';
 const cache = useTempStore();
 
-function post(id: number, content: string, extra: Record<string, unknown> = {}) {
-  return {
-    id,
-    status: 'publish',
+/** A post of `home` whose body is `content` (`item-fixtures.ts`' post otherwise). */
+const postWith = (id: number, content: string, extra: Record<string, unknown> = {}) =>
+  post(id, {
     slug: `p${id}`,
-    link: `http://host/pl/p${id}/`,
-    modified_gmt: '2024-03-01T10:00:00',
-    title: { rendered: `Post ${id}` },
+    link: `${home}p${id}/`,
     content: { rendered: content, protected: false },
     ...extra,
-  };
-}
+  });
 
 /** SQL on the cache file through a connection of its own, as another process would write. */
 const sql = (statement: string, ...params: unknown[]): void =>
@@ -36,9 +33,9 @@ function transform(sanitize = true): { transformed: number; html: Record<number,
 
 function threePosts(): void {
   cache.store.items.upsertPage('pl', 'posts', [
-    post(1, '<p>one</p>'),
-    post(2, '<p>two</p>'),
-    post(3, '<p>three</p>', { status: 'draft' }),
+    postWith(1, '<p>one</p>'),
+    postWith(2, '<p>two</p>'),
+    postWith(3, '<p>three</p>', { status: 'draft' }),
   ]);
   expect(transform().transformed).toBe(2);
 }
@@ -46,7 +43,7 @@ function threePosts(): void {
 describe('runTransform, from the items changed since its last complete pass', () => {
   it('transforms an edited post, then nothing', () => {
     threePosts();
-    cache.store.items.upsertPage('pl', 'posts', [post(2, '<p>two, edited</p>')]);
+    cache.store.items.upsertPage('pl', 'posts', [postWith(2, '<p>two, edited</p>')]);
     expect(transform()).toEqual({
       transformed: 1,
       html: { 1: '<p>one</p>', 2: '<p>two, edited</p>' },
@@ -72,7 +69,7 @@ describe('runTransform, from the items changed since its last complete pass', ()
     cache.store.items.tombstone('pl', 'posts', [2]);
     cache.store.transformed.deleteForDeletedItems('pl');
     expect(transform().transformed).toBe(0);
-    cache.store.items.upsertPage('pl', 'posts', [post(2, '<p>two</p>')]);
+    cache.store.items.upsertPage('pl', 'posts', [postWith(2, '<p>two</p>')]);
     expect(transform()).toMatchObject({ transformed: 1, html: { 2: '<p>two</p>' } });
   });
 
@@ -101,7 +98,7 @@ describe('runTransform, from the items changed since its last complete pass', ()
 describe('TransformedRepo change log', () => {
   it('forgets only the changes read before the pass ended: one made during it is read next', () => {
     threePosts();
-    cache.store.items.upsertPage('pl', 'posts', [post(1, '<p>one, edited</p>')]);
+    cache.store.items.upsertPage('pl', 'posts', [postWith(1, '<p>one, edited</p>')]);
     const key = cache.store.transformed.get('pl', 'posts', 2)!.transformVersion;
     const logged = cache.store.transformed.loggedChanges('pl', key)!;
     const stale = () =>
@@ -119,7 +116,7 @@ describe('TransformedRepo change log', () => {
       html: '<p>one, edited</p>',
     });
     // Made after the log was read, while the pass runs.
-    cache.store.items.upsertPage('pl', 'posts', [post(2, '<p>two, edited</p>')]);
+    cache.store.items.upsertPage('pl', 'posts', [postWith(2, '<p>two, edited</p>')]);
     cache.store.transformed.finishLoggedPass('pl', key, logged.upTo);
     const next = cache.store.transformed.loggedChanges('pl', key)!;
     expect(
